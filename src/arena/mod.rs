@@ -1,0 +1,1 @@
+//! Referee and match runner: plays engines against each other as Gomocup managers do.

@@ -1,0 +1,3 @@
+//! `sente-arena`: referee and match runner between two pbrain engines.
+
+fn main() {}

@@ -1,0 +1,1 @@
+//! Position evaluation from line patterns.

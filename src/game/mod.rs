@@ -1,0 +1,8 @@
+//! The game itself: board, Zobrist keys, line patterns and rules.
+
+pub mod board;
+pub mod pattern;
+pub mod rules;
+pub mod zobrist;
+
+pub use board::{Board, BoardError, Move, Pos};

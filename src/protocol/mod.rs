@@ -1,0 +1,1 @@
+//! The Gomocup protocol: commands in, answers out, session state.
