@@ -5,7 +5,8 @@
 //! - `Pattern`: per line, per colour, "what a stone of colour C on this cell makes here".
 //! - `line_pattern(rule, color, key) -> Pattern` via a precomputed table per rule.
 
-/// What a stone placed on a cell makes along one line, weakest first.
+/// What a stone placed on a cell makes along one line, weakest first
+/// (`Overline` sorts just above `None`: it never helps its owner).
 /// Defined for the placing colour C, from the cell's 10-cell window:
 /// - `Five`: the line now wins under the rule (for Black under renju and for
 ///   standard: exactly five; caro: a five not blocked at both ends by opponent
@@ -22,6 +23,7 @@
 pub enum Pattern {
     #[default]
     None = 0,
+    Overline,
     Block1,
     Flex1,
     Block2,
@@ -31,5 +33,4 @@ pub enum Pattern {
     Block4,
     Flex4,
     Five,
-    Overline,
 }
