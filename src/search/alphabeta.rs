@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use crate::game::board::Pos;
-use crate::types::{mate_in, mated_in, Score, INFINITE};
+use crate::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 
 use super::movegen::{generate, Gen, Position};
 use super::ordering::{is_tactical, Ordering, MAX_PLY};
@@ -19,6 +19,10 @@ const CHECK_EVERY: u64 = 256;
 /// Moves searched at full depth before reductions start.
 const LMR_FULL_MOVES: usize = 3;
 const LMR_MIN_DEPTH: i32 = 3;
+/// Late-move pruning: at depth d at most LMP_BASE + LMP_PER_DEPTH·d² moves.
+const LMP_MAX_DEPTH: i32 = 4;
+const LMP_BASE: usize = 4;
+const LMP_PER_DEPTH: usize = 2;
 
 /// Per-search state of the tree walk.
 pub struct Tree<'a, 'b> {
@@ -229,6 +233,14 @@ impl<'a, 'b> Tree<'a, 'b> {
         for (i, &(m, _)) in scored.iter().enumerate() {
             let quiet = !forced && !is_tactical(&self.pos, m) && m != hash_move;
             let killer = self.ord.is_killer(ply, m);
+            // Late-move pruning: near the horizon only the best-ordered
+            // quiet moves are tried (never a forced defence).
+            if quiet && !killer && depth <= LMP_MAX_DEPTH && best > -MATE_BOUND {
+                let limit = LMP_BASE + LMP_PER_DEPTH * depth as usize * depth as usize;
+                if i >= limit * if pv_node { 2 } else { 1 } {
+                    continue;
+                }
+            }
             self.pos.make(m);
             let new_depth = if extend { depth } else { depth - 1 };
             let mut score;
