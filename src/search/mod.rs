@@ -1,6 +1,8 @@
 //! Search: the searcher facade. Callers hand it a board and a request
 //! (limits, stop flag) and get back a move, a score and a principal variation.
 
+pub mod threat;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
