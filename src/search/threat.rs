@@ -66,6 +66,7 @@ const EXACT: u8 = u8::MAX;
 struct Ctx<'a> {
     t: &'static PatternTable,
     renju: bool,
+    caro: bool,
     attacker: Color,
     defender: Color,
     mode: Mode,
@@ -133,6 +134,7 @@ impl ThreatSolver {
         let ctx = Ctx {
             t: table(rule),
             renju: rule == Rule::Renju,
+            caro: rule == Rule::Caro,
             attacker,
             defender: attacker.opposite(),
             mode,
@@ -211,6 +213,10 @@ impl ThreatSolver {
         let key = b.hash() ^ ctx.salt;
         let slot = (key >> (64 - TT_BITS)) as usize;
         if self.tt_keys[slot] == key && self.tt_depth[slot] as u32 >= depth {
+            if self.tt_depth[slot] != EXACT {
+                // A depth-bounded failure: whoever relies on it is bounded too.
+                self.cutoffs += 1;
+            }
             return None;
         }
         let cut_before = self.cutoffs;
@@ -399,10 +405,11 @@ fn five_points(b: &Board, t: &PatternTable, color: Color) -> Vec<Pos> {
 
 /// Points where the attacker would make an unstoppable four (open four or,
 /// where allowed, a double four), with the direction of one of its fours.
-fn winning_four_points(b: &Board, ctx: &Ctx) -> Vec<(Pos, usize)> {
+fn winning_four_points(b: &mut Board, ctx: &Ctx) -> Vec<(Pos, usize)> {
     let a = ctx.attacker;
     let mut out = Vec::new();
-    for &p in b.cells() {
+    let cells: Vec<Pos> = b.cells().to_vec();
+    for p in cells {
         if b.cell(p) != EMPTY || b.near_count(p) == 0 {
             continue;
         }
@@ -411,7 +418,9 @@ fn winning_four_points(b: &Board, ctx: &Ctx) -> Vec<(Pos, usize)> {
             continue;
         }
         let th = pattern::threat_at(b, p, a);
-        if th == Threat::Flex4 || th == Threat::DoubleFour {
+        if (th == Threat::Flex4 || th == Threat::DoubleFour)
+            && (!ctx.caro || unstoppable(b, ctx, p))
+        {
             for (dir, &k) in keys.iter().enumerate() {
                 if ctx.t.get(k, a).is_four() {
                     out.push((p, dir));
@@ -420,6 +429,25 @@ fn winning_four_points(b: &Board, ctx: &Ctx) -> Vec<(Pos, usize)> {
         }
     }
     out
+}
+
+/// Caro: two five points can both be spoiled by one stone (a five blocked at
+/// both ends does not win). Does the attacker's four on `p` survive every
+/// block?
+fn unstoppable(b: &mut Board, ctx: &Ctx, p: Pos) -> bool {
+    b.make(p, ctx.attacker);
+    let fives = five_points(b, ctx.t, ctx.attacker);
+    let mut ok = !fives.is_empty();
+    for &w in &fives {
+        b.make(w, ctx.defender);
+        ok = !five_points(b, ctx.t, ctx.attacker).is_empty();
+        b.unmake();
+        if !ok {
+            break;
+        }
+    }
+    b.unmake();
+    ok
 }
 
 /// Search a VCF for `attacker` on `board` (restored on return). The result
@@ -773,6 +801,77 @@ mod tests {
         assert!(wins >= 10 && wins < total, "{wins} of {total}");
     }
 
+    /// Every claimed VCT must survive every defender reply to its first
+    /// move, not only the replies the solver chose to look at.
+    #[test]
+    fn vct_claims_survive_every_reply() {
+        let mut rng = SplitMix64::new(808);
+        let stop = no_stop();
+        let mut checked = 0;
+        for rule in Rule::ALL {
+            for game in 0..80 {
+                let size = 10 + (game % 2) as usize;
+                let mut b = Board::square(size, rs(rule)).unwrap();
+                let n = 8 + rng.below(10) as usize;
+                let mut placed = 0;
+                while placed < n {
+                    let x = 2 + rng.below(size as u64 - 4) as i64;
+                    let y = 2 + rng.below(size as u64 - 4) as i64;
+                    let p = b.pos(x, y).unwrap();
+                    if b.is_empty(p) {
+                        b.make(
+                            p,
+                            if placed % 2 == 0 {
+                                Color::Black
+                            } else {
+                                Color::White
+                            },
+                        );
+                        placed += 1;
+                    }
+                }
+                if b.history()
+                    .iter()
+                    .any(|m| rules::winner_at(&b, m.pos).is_some())
+                {
+                    continue;
+                }
+                for attacker in [Color::Black, Color::White] {
+                    let mut s = ThreatSolver::new();
+                    let Some(line) = s.vct(&mut b, attacker, 3, 300_000, &stop) else {
+                        continue;
+                    };
+                    validate(&b, attacker, &line, false);
+                    let q = line[0];
+                    let d = attacker.opposite();
+                    if is_win(&b, q, attacker) {
+                        continue;
+                    }
+                    b.make(q, attacker);
+                    if win_points(&b, attacker).is_empty() && win_points(&b, d).is_empty() {
+                        checked += 1;
+                        for m in b.empty_cells().collect::<Vec<_>>() {
+                            if forbidden(&b, d, m) {
+                                continue;
+                            }
+                            b.make(m, d);
+                            let r = s.vct(&mut b, attacker, 3, 300_000, &stop);
+                            assert!(
+                                r.is_some(),
+                                "{rule:?}: reply {:?} to {:?} refutes\n{b:?}",
+                                b.xy(m),
+                                b.xy(q)
+                            );
+                            b.unmake();
+                        }
+                    }
+                    b.unmake();
+                }
+            }
+        }
+        assert!(checked >= 20, "only {checked} threat-first wins checked");
+    }
+
     #[test]
     fn vct_double_three() {
         // Freestyle: Black's (5,5) makes two open threes (a win by threats,
@@ -823,5 +922,77 @@ mod tests {
         let stop = no_stop();
         assert!(find_vct(&mut b, Color::Black, 200_000, &stop).is_none());
         assert!(find_vct(&mut b, Color::White, 200_000, &stop).is_none());
+    }
+}
+
+#[cfg(test)]
+mod speed {
+    //! `cargo test --release --lib threat::speed -- --ignored --nocapture`
+    use super::*;
+    use crate::game::zobrist::SplitMix64;
+    use crate::types::RuleSet;
+    use std::time::Instant;
+
+    #[test]
+    #[ignore]
+    fn vcf_and_vct_speed() {
+        let mut rng = SplitMix64::new(4242);
+        for rule in Rule::ALL {
+            let _ = table(rule);
+            let rs = RuleSet {
+                rule,
+                continuous: false,
+            };
+            let mut solver = ThreatSolver::new();
+            let (mut nodes, mut found, mut vnodes, mut vfound) = (0u64, 0, 0u64, 0);
+            let (mut t_vcf, mut t_vct) = (0.0, 0.0);
+            let mut longest = 0;
+            for _ in 0..200 {
+                let mut b = Board::square(15, rs).unwrap();
+                let n = 20 + rng.below(30) as usize;
+                for i in 0..n {
+                    let x = 3 + rng.below(9) as i64;
+                    let y = 3 + rng.below(9) as i64;
+                    let p = b.pos(x, y).unwrap();
+                    if b.is_empty(p) {
+                        b.make(
+                            p,
+                            if i % 2 == 0 {
+                                Color::Black
+                            } else {
+                                Color::White
+                            },
+                        );
+                    }
+                }
+                if b.history()
+                    .iter()
+                    .any(|m| rules::winner_at(&b, m.pos).is_some())
+                {
+                    continue;
+                }
+                let stop = AtomicBool::new(false);
+                let t0 = Instant::now();
+                let r = solver.vcf(&mut b, Color::Black, 1_000_000, &stop);
+                t_vcf += t0.elapsed().as_secs_f64();
+                nodes += solver.nodes();
+                if let Some(l) = &r {
+                    found += 1;
+                    longest = longest.max(l.len());
+                }
+                let t0 = Instant::now();
+                let r = solver.vct(&mut b, Color::Black, 6, 200_000, &stop);
+                t_vct += t0.elapsed().as_secs_f64();
+                vnodes += solver.nodes();
+                vfound += r.is_some() as usize;
+            }
+            eprintln!(
+                "{}: VCF {found} found, longest {longest} plies, {nodes} nodes, {:.0} nodes/s; VCT(6) {vfound} found, {vnodes} nodes, {:.0} nodes/s, {:.2}s",
+                rule.name(),
+                nodes as f64 / t_vcf,
+                vnodes as f64 / t_vct,
+                t_vct
+            );
+        }
     }
 }
