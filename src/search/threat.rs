@@ -629,31 +629,29 @@ mod tests {
 
     #[test]
     fn chain_of_fours() {
-        // Black wins by X(4,6) four, then X(4,4)... found by the solver; the
-        // line is checked move by move.
+        // Black's four at (5,2) forces (6,2); then (5,5) is a double four.
         let mut b = board(
             "
-            . . . . . . . . . . . . .
-            . . . . . . . . . . . . .
-            . . . . . . . . . . . . .
-            . . . . . O . . . . . . .
-            . . . . . X . . . . . . .
-            . . . O X X X . . . . . .
-            . . . . . X . . . . . . .
-            . . . . . . . O . . . . .
-            . . . . . . . . . . . . .
-            . . . O . . . . . . . . .
-            . . . . . . . . . . . . .
-            . . . . . . . . . . . . .
-            . . . . . . . . . . . . .",
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . O X X X . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . O X X X . . . . . .
+            . . . . . O . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .",
             Rule::Freestyle,
         );
         let line = find_vcf(&mut b, Color::Black, 1_000_000, &no_stop());
         let mut c = b.clone();
         assert_eq!(line.is_some(), slow_vcf(&mut c, Color::Black, 4));
-        if let Some(l) = line {
-            validate(&b, Color::Black, &l, true);
-        }
+        let l = line.expect("vcf");
+        assert_eq!(l.len(), 5, "{l:?}");
+        assert_eq!(&l[..2], &[at(&b, 5, 2), at(&b, 6, 2)]);
+        validate(&b, Color::Black, &l, true);
     }
 
     #[test]
@@ -870,6 +868,59 @@ mod tests {
             }
         }
         assert!(checked >= 20, "only {checked} threat-first wins checked");
+    }
+
+    #[test]
+    fn renju_overline_completion_is_no_four() {
+        let text = "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . O X X X . X X . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .";
+        let mut b = board(text, Rule::Freestyle);
+        let stop = no_stop();
+        assert_eq!(
+            find_vcf(&mut b, Color::Black, 10_000, &stop),
+            Some(vec![at(&b, 5, 2)])
+        );
+        let mut r = board(text, Rule::Renju);
+        assert_eq!(find_vcf(&mut r, Color::Black, 10_000, &stop), None);
+        // White gets no such restriction.
+        let mut w = board(
+            &text.replace('X', "o").replace('O', "X").replace('o', "O"),
+            Rule::Renju,
+        );
+        assert_eq!(
+            find_vcf(&mut w, Color::White, 10_000, &stop),
+            Some(vec![at(&w, 5, 2)])
+        );
+    }
+
+    #[test]
+    fn neutral_stone_blocks_a_line() {
+        let text = "
+            . . . . . . . . . . .
+            . O X X X . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . . . O . . . . .
+            . . . . . . . . . . .";
+        let stop = no_stop();
+        let mut b = Board::from_ascii(
+            text,
+            RuleSet {
+                rule: Rule::Freestyle,
+                continuous: true,
+            },
+        )
+        .unwrap();
+        assert!(find_vcf(&mut b, Color::Black, 10_000, &stop).is_some());
+        // A neutral stone at (6,1) leaves the horizontal line no room.
+        b.make_neutral(at(&b, 6, 1));
+        assert!(find_vcf(&mut b, Color::Black, 10_000, &stop).is_none());
     }
 
     #[test]
