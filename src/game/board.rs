@@ -204,7 +204,9 @@ impl Board {
         if x < 0 || y < 0 || x >= self.width as i64 || y >= self.height as i64 {
             return None;
         }
-        Some(Pos(((y as usize + PAD) * self.stride + x as usize + PAD) as u16))
+        Some(Pos(
+            ((y as usize + PAD) * self.stride + x as usize + PAD) as u16
+        ))
     }
 
     /// Protocol coordinates (x = column, y = row, 0-based) of a playing cell.
@@ -489,7 +491,11 @@ impl fmt::Display for Board {
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board {}x{} {} to move {:?}\n{}", self.width, self.height, self.rules, self.to_move, self)
+        write!(
+            f,
+            "Board {}x{} {} to move {:?}\n{}",
+            self.width, self.height, self.rules, self.to_move, self
+        )
     }
 }
 
