@@ -1,8 +1,19 @@
 //! Rules: what wins under each rule (five, exactly five, renju, caro) and
 //! which points are forbidden to Black under renju.
+//!
+//! Renju forbidden points (Black only): a move that makes an exactly-five is
+//! always allowed; otherwise an overline, two or more fours (also two fours on
+//! one line), or two or more real threes are forbidden. A three is real when
+//! one of its points that would turn it into a straight four is itself not
+//! forbidden (after the move): the recursive rule, bounded to
+//! `MAX_FORBID_DEPTH` levels (deeper, a three counts as real).
 
 use super::board::{Board, Pos, EMPTY};
+use super::pattern::{table, Pattern};
 use crate::types::{Color, Rule};
+
+/// How many levels of "is that four-point itself forbidden?" are followed.
+pub const MAX_FORBID_DEPTH: u32 = 6;
 
 /// Would a stone of `color` on `p` (empty, or already holding that colour)
 /// complete a winning line under the board's rule?
@@ -36,13 +47,120 @@ pub fn is_win(board: &Board, p: Pos, color: Color) -> bool {
     })
 }
 
+/// What the table says of Black on `p`, before any recursion.
+enum Quick {
+    Allowed,
+    Forbidden,
+    /// Two or more open threes: which are real needs a deeper look.
+    Threes,
+}
+
+fn quick(board: &Board, p: Pos) -> Quick {
+    let t = table(Rule::Renju);
+    let keys = board.line_keys(p);
+    let mut fours = 0;
+    let mut threes = 0;
+    let mut overline = false;
+    for &k in &keys {
+        match t.get(k, Color::Black) {
+            Pattern::Five => return Quick::Allowed,
+            Pattern::Overline => overline = true,
+            Pattern::Flex4 | Pattern::Block4 => {
+                fours += if t.double_four(k, Color::Black) { 2 } else { 1 }
+            }
+            Pattern::Flex3 => threes += 1,
+            _ => {}
+        }
+    }
+    if overline || fours >= 2 {
+        Quick::Forbidden
+    } else if threes >= 2 {
+        Quick::Threes
+    } else {
+        Quick::Allowed
+    }
+}
+
 /// Is the empty point `p` forbidden to Black (renju only)? Under any other
 /// rule, or for an occupied point, the answer is false.
 pub fn is_forbidden(board: &Board, p: Pos) -> bool {
-    if board.rules().rule != Rule::Renju || board.cell(p) != EMPTY {
+    if board.rules().rule != Rule::Renju || !board.in_board(p) || board.cell(p) != EMPTY {
         return false;
     }
-    false
+    match quick(board, p) {
+        Quick::Allowed => false,
+        Quick::Forbidden => true,
+        Quick::Threes => {
+            let mut b = board.clone();
+            forbidden_rec(&mut b, p, MAX_FORBID_DEPTH)
+        }
+    }
+}
+
+/// Key slot (0..10) of the cell at signed distance `dist` (±1..±5).
+#[inline]
+fn slot_of(dist: isize) -> usize {
+    if dist < 0 {
+        (dist + 5) as usize
+    } else {
+        (dist + 4) as usize
+    }
+}
+
+fn forbidden_rec(b: &mut Board, p: Pos, depth: u32) -> bool {
+    match quick(b, p) {
+        Quick::Allowed => return false,
+        Quick::Forbidden => return true,
+        Quick::Threes => {}
+    }
+    if depth == 0 {
+        return true;
+    }
+    let t = table(Rule::Renju);
+    let dirs = b.dirs();
+    let keys = b.line_keys(p);
+    b.make(p, Color::Black);
+    let mut real = 0;
+    for d in 0..4 {
+        if t.get(keys[d], Color::Black) != Pattern::Flex3 {
+            continue;
+        }
+        let key = b.line_key(p, d);
+        let mut is_real = false;
+        for dist in (-4isize..=-1).chain(1..=4) {
+            let e = p.offset(dist * dirs[d]);
+            if b.cell(e) != EMPTY {
+                continue;
+            }
+            let k2 = key | (1 << (2 * slot_of(dist)));
+            if t.get(k2, Color::Black) == Pattern::Flex4
+                && !t.double_four(k2, Color::Black)
+                && !forbidden_rec(b, e, depth - 1)
+            {
+                is_real = true;
+                break;
+            }
+        }
+        if is_real {
+            real += 1;
+            if real >= 2 {
+                break;
+            }
+        }
+    }
+    b.unmake();
+    real >= 2
+}
+
+/// Every point forbidden to Black, in board order (empty unless renju).
+pub fn forbidden_points(board: &Board) -> Vec<Pos> {
+    if board.rules().rule != Rule::Renju {
+        return Vec::new();
+    }
+    board
+        .empty_cells()
+        .filter(|&p| is_forbidden(board, p))
+        .collect()
 }
 
 /// The winner, if the stone just placed on `p` completed a winning line.
@@ -53,4 +171,460 @@ pub fn winner_at(board: &Board, p: Pos) -> Option<Color> {
         _ => return None,
     };
     is_win(board, p, color).then_some(color)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::BLACK;
+    use crate::game::pattern::line_pattern;
+    use crate::game::zobrist::SplitMix64;
+    use crate::types::RuleSet;
+
+    const RENJU: RuleSet = RuleSet {
+        rule: Rule::Renju,
+        continuous: false,
+    };
+
+    /// A board drawn as text with one `*`: the point under test.
+    fn marked(text: &str) -> (Board, Pos) {
+        let b = Board::from_ascii(text, RENJU).unwrap();
+        let rows: Vec<String> = text
+            .lines()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect())
+            .collect();
+        for (y, row) in rows.iter().enumerate() {
+            if let Some(x) = row.find('*') {
+                return (b.clone(), b.pos(x as i64, y as i64).unwrap());
+            }
+        }
+        panic!("no * in board");
+    }
+
+    fn forbidden(text: &str) -> bool {
+        let (b, p) = marked(text);
+        let fast = is_forbidden(&b, p);
+        let mut c = b.clone();
+        assert_eq!(fast, slow_forbidden(&mut c, p, MAX_FORBID_DEPTH), "{b:?}");
+        fast
+    }
+
+    /// Black run through `p` along direction `d` when `p` holds black.
+    fn run(b: &Board, p: Pos, d: usize) -> usize {
+        b.run_length(p, d, BLACK)
+    }
+
+    /// Points e (distance 1..4 from p on line d) where black makes exactly
+    /// five through p. Scan-based: no tables.
+    fn five_points(b: &mut Board, p: Pos, d: usize) -> Vec<isize> {
+        let off = b.dirs()[d];
+        let mut out = vec![];
+        for dist in -4isize..=4 {
+            let e = p.offset(dist * off);
+            if dist == 0 || b.cell(e) != EMPTY {
+                continue;
+            }
+            b.make(e, Color::Black);
+            // The run through e must contain p and be exactly five.
+            let mut lo = 0;
+            while b.cell(e.offset((lo - 1) * off)) == BLACK {
+                lo -= 1;
+            }
+            let mut hi = 0;
+            while b.cell(e.offset((hi + 1) * off)) == BLACK {
+                hi += 1;
+            }
+            if hi - lo + 1 == 5 && (lo..=hi).contains(&-dist) {
+                out.push(dist);
+            }
+            b.unmake();
+        }
+        out
+    }
+
+    fn fours_on(b: &mut Board, p: Pos, d: usize) -> usize {
+        let f = five_points(b, p, d);
+        if f.len() == 2 && f[1] - f[0] == 5 {
+            1
+        } else {
+            f.len()
+        }
+    }
+
+    /// Reference implementation written from the rule text, scanning the
+    /// board instead of using the pattern tables.
+    fn slow_forbidden(b: &mut Board, p: Pos, depth: u32) -> bool {
+        b.make(p, Color::Black);
+        let res = (|| {
+            if (0..4).any(|d| run(b, p, d) == 5) {
+                return false;
+            }
+            if (0..4).any(|d| run(b, p, d) > 5) {
+                return true;
+            }
+            let fours: usize = (0..4).map(|d| fours_on(b, p, d)).sum();
+            if fours >= 2 {
+                return true;
+            }
+            let mut threes = 0;
+            let mut candidates = 0;
+            for d in 0..4 {
+                if fours_on(b, p, d) > 0 {
+                    continue; // already a four on this line, not a three
+                }
+                let off = b.dirs()[d];
+                let mut open = false;
+                let mut real = false;
+                for dist in -4isize..=4 {
+                    let e = p.offset(dist * off);
+                    if dist == 0 || b.cell(e) != EMPTY {
+                        continue;
+                    }
+                    b.make(e, Color::Black);
+                    let f = five_points(b, p, d);
+                    b.unmake();
+                    if f.len() == 2 && f[1] - f[0] == 5 {
+                        open = true;
+                        let deeper = if depth == 0 {
+                            false
+                        } else {
+                            slow_forbidden(b, e, depth - 1)
+                        };
+                        if !deeper {
+                            real = true;
+                        }
+                    }
+                }
+                candidates += open as usize;
+                threes += real as usize;
+            }
+            if depth == 0 {
+                return candidates >= 2;
+            }
+            threes >= 2
+        })();
+        b.unmake();
+        res
+    }
+
+    #[test]
+    fn plain_double_three() {
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . X X * . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+        // Split threes count too.
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . X . * X . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+    }
+
+    #[test]
+    fn blocked_three_does_not_count() {
+        assert!(!forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . O X X * . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+        // A white stone two cells away still leaves a real three.
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . X X * . . O . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+    }
+
+    #[test]
+    fn double_four_and_four_on_one_line() {
+        // Two fours, one of them closed.
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . O X X X * . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+        // X _ X * X _ X: two fours on one line.
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . X . X * X . X . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+        // X X _ * X _ X X: two fours on one line.
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            X X . * X . X X . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+        // A single four plus a single three (4-3) is allowed.
+        assert!(!forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . O X X X * . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+    }
+
+    #[test]
+    fn overline_and_five() {
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            . X X * X X X . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+        // X X X X _ X: the gap is an overline, not a five.
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            . X X X X * X . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+        // Five plus a double-three shape: the five wins, not forbidden.
+        assert!(!forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . . . . . . . . .
+            . X X X X * . . . . .
+            . . . . . . X . . . .
+            . . . . . . . X . . .
+            . . . . . . . . . . ."
+        ));
+        // Five plus an overline in another direction: still a five.
+        assert!(!forbidden(
+            "
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . . . . . . . . .
+            . X X X X * . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . . . . . . . . ."
+        ));
+    }
+
+    #[test]
+    fn false_three_whose_four_point_is_forbidden() {
+        // Horizontal: X _ X * — its only straight-four point (4,6) would make
+        // an overline in column 4, so that three is not real.
+        let fake = "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . X . X . . . .
+            . . . . X . X . . . .
+            . . . X . X * . . . .
+            . . . . X . . . . . .
+            . . . . X . . . . . .
+            . . . . X . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .";
+        assert!(!forbidden(fake));
+        // The same shape without the column: both threes are real.
+        assert!(forbidden(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . X . . . .
+            . . . . . . X . . . .
+            . . . X . X * . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . ."
+        ));
+    }
+
+    #[test]
+    fn near_the_edge() {
+        // Against the edge the horizontal three cannot become a straight four.
+        assert!(!forbidden(
+            "
+            . . . . . . . . . .
+            . . X . . . . . . .
+            . . X . . . . . . .
+            X X * . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . ."
+        ));
+        // One cell further in it can.
+        assert!(forbidden(
+            "
+            . . . . . . . . . .
+            . . . X . . . . . .
+            . . . X . . . . . .
+            . X X * . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . ."
+        ));
+        // Top edge, vertical three touching it.
+        assert!(!forbidden(
+            "
+            . . . X . . . . . .
+            . . . X . . . . . .
+            . X X * . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . ."
+        ));
+    }
+
+    #[test]
+    fn only_black_under_renju() {
+        let (mut b, p) = marked(
+            "
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . X X * . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .",
+        );
+        assert!(is_forbidden(&b, p));
+        assert_eq!(forbidden_points(&b), vec![p]);
+        b.set_rules(RuleSet::FREESTYLE);
+        assert!(!is_forbidden(&b, p));
+        assert!(forbidden_points(&b).is_empty());
+    }
+
+    #[test]
+    fn forbidden_matches_slow_reference_on_random_positions() {
+        let mut rng = SplitMix64::new(77);
+        let mut checked = 0;
+        let mut found = 0;
+        for game in 0..150 {
+            let size = if game % 2 == 0 { 15 } else { 11 };
+            let mut b = Board::square(size, RENJU).unwrap();
+            // Black-heavy positions in a small area so that shapes occur.
+            let n = 14 + rng.below(22) as usize;
+            let span = 7;
+            let base = (size as i64 - span) / 2;
+            for i in 0..n {
+                let x = base + rng.below(span as u64) as i64;
+                let y = base + rng.below(span as u64) as i64;
+                let p = b.pos(x, y).unwrap();
+                if !b.is_empty(p) {
+                    continue;
+                }
+                let c = if i % 3 == 2 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                b.make(p, c);
+            }
+            for p in b.empty_cells().collect::<Vec<_>>() {
+                let fast = is_forbidden(&b, p);
+                let mut c = b.clone();
+                let slow = slow_forbidden(&mut c, p, MAX_FORBID_DEPTH);
+                assert_eq!(fast, slow, "at {:?}\n{:?}", b.xy(p), b);
+                checked += 1;
+                found += fast as usize;
+            }
+        }
+        assert!(checked > 5000);
+        assert!(found > 100, "only {found} forbidden points seen");
+    }
+
+    #[test]
+    fn is_win_agrees_with_tables() {
+        let mut rng = SplitMix64::new(5);
+        for rule in Rule::ALL {
+            let rules = RuleSet {
+                rule,
+                continuous: false,
+            };
+            for _ in 0..40 {
+                let mut b = Board::square(9, rules).unwrap();
+                for _ in 0..45 {
+                    let empties: Vec<Pos> = b.empty_cells().collect();
+                    let p = empties[rng.below(empties.len() as u64) as usize];
+                    if rng.below(12) == 0 {
+                        b.make_neutral(p);
+                    } else {
+                        b.play(p);
+                    }
+                }
+                for p in b.empty_cells().collect::<Vec<_>>() {
+                    for color in [Color::Black, Color::White] {
+                        let by_table = b
+                            .line_keys(p)
+                            .iter()
+                            .any(|&k| line_pattern(rule, color, k) == Pattern::Five);
+                        assert_eq!(is_win(&b, p, color), by_table, "{rule:?} {b:?}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -40,7 +40,7 @@ pub struct Keys {
 pub fn keys() -> &'static Keys {
     static KEYS: OnceLock<Box<Keys>> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let mut rng = SplitMix64::new(0x5E47E_2026);
+        let mut rng = SplitMix64::new(0x0005_E47E_2026);
         let mut k = Box::new(Keys {
             stone: [[0; MAX_CELLS]; 3],
             white_to_move: 0,
