@@ -281,26 +281,37 @@ mod tests {
 
     #[test]
     fn renju_double_four_is_forbidden() {
-        // Black fours through 7,7 horizontally (4..6 + 8) and vertically
-        // (7,4..6 + 7,8... ) without a five: a double four.
+        // 7,7 makes two fours at once (row 7: 4..7, column 7: 4..7) and no
+        // five: a double four.
         let black = [(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)];
         let white = [(0, 0), (2, 0), (4, 0), (6, 0), (8, 0), (10, 0)];
-        let r = referee(Rule::Renju, &black, &white);
-        let p = r.board().pos(7, 7).unwrap();
-        // Only meaningful once the rules module implements double fours;
-        // the referee must follow it whenever it says so.
-        if is_forbidden(r.board(), p) {
-            let mut r = r;
-            assert!(matches!(
-                r.judge(7, 7),
-                Verdict::Forfeit(Termination::Forbidden, _)
-            ));
-        }
+        let mut r = referee(Rule::Renju, &black, &white);
+        assert!(matches!(
+            r.judge(7, 7),
+            Verdict::Forfeit(Termination::Forbidden, _)
+        ));
+        assert_eq!(r.to_move(), Color::Black);
         // White may play there freely.
         let mut w = referee(Rule::Renju, &white, &black);
         assert_eq!(w.to_move(), Color::Black);
         w.judge(14, 14);
         assert_eq!(w.judge(7, 7), Verdict::Continue);
+    }
+
+    #[test]
+    fn renju_double_three_is_forbidden_to_black_only() {
+        // Open twos on row 7 (5,7 6,7) and column 7 (7,5 7,6): 7,7 makes two
+        // open threes.
+        let black = [(5, 7), (6, 7), (7, 5), (7, 6)];
+        let white = [(0, 0), (2, 0), (4, 0), (6, 0)];
+        let mut r = referee(Rule::Renju, &black, &white);
+        assert!(matches!(
+            r.judge(7, 7),
+            Verdict::Forfeit(Termination::Forbidden, _)
+        ));
+        // Under freestyle the same move is fine.
+        let mut r = referee(Rule::Freestyle, &black, &white);
+        assert_eq!(r.judge(7, 7), Verdict::Continue);
     }
 
     #[test]
