@@ -361,6 +361,46 @@ fn renju_games_from_the_renju_rule() {
     assert_eq!(json_int(&r.json, "illegal"), 0, "{}", r.stdout);
 }
 
+#[test]
+fn renju_forbidden_move_forfeits() {
+    // After this opening Black to move has 7,7, a double three. The
+    // "forbidden" engine plays it as Black and must lose the game.
+    let dir = temp_dir("renju");
+    let f = dir.join("renju.txt");
+    std::fs::write(
+        &f,
+        "# board 15x15, rule 4\n5,7 0,0 6,7 2,0 7,5 4,0 7,6 6,0\n",
+    )
+    .unwrap();
+    let e1 = fake("random");
+    let e2 = fake("forbidden");
+    // Game 1 gives engine 1 Black; in game 2 engine 2 is Black.
+    let r2 = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--rule",
+        "renju",
+        "--openings",
+        f.to_str().unwrap(),
+        "--games",
+        "2",
+        "--turn",
+        "1000",
+    ]);
+    assert_eq!(json_int(&r2.json, "forbidden"), 1, "{}", r2.stdout);
+    let black2 = r2
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("game 2/"))
+        .unwrap()
+        .to_string();
+    assert!(black2.contains("black fake-forbidden"), "{black2}");
+    assert!(black2.contains("result 0-1 forbidden"), "{black2}");
+    assert!(black2.contains("7,7 is forbidden"), "{black2}");
+}
+
 /// Does the real brain answer ABOUT yet? (Its protocol lands from another
 /// branch; until then it exits at once.)
 fn brain_speaks() -> bool {

@@ -37,7 +37,8 @@ usage: sente-arena --engine1 CMD --engine2 CMD [options]
   --grace MS        time between END and the kill [500]
   --engine-stderr   show the engines' stderr
   --fake-engine KIND[:N]  run a built-in test engine: random, overtime, crash, garbage,
-                    illegal, occupied, memory, silent (misbehaving after N good moves)
+                    illegal, occupied, memory, silent, forbidden
+                    (misbehaving after N good moves)
 ";
 
 /// What the command line asks for.

@@ -264,6 +264,28 @@ impl Engine {
         }
     }
 
+    /// Discard output nobody asked for (a second move, late lines) so that
+    /// it is not taken as the answer to the next request.
+    pub fn drain(&mut self) {
+        while let Ok(ev) = self.rx.try_recv() {
+            match ev {
+                Event::Line(l) => {
+                    let head = l
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                        .to_ascii_uppercase();
+                    if head == "MESSAGE" || head == "DEBUG" {
+                        log::debug!("{}: {l}", self.name);
+                    } else {
+                        log::warn!("{}: unrequested output {l:?} ignored", self.name);
+                    }
+                }
+                Event::Eof => self.eof = true,
+            }
+        }
+    }
+
     /// Wait for `OK` after START (anything else is a refusal).
     pub fn wait_ok(&mut self, limit: Duration) -> Result<(), Failure> {
         let deadline = Instant::now() + limit;
@@ -279,9 +301,9 @@ impl Engine {
     /// The request lines must already have been sent. `SUGGEST x,y` is
     /// answered with `PLAY x,y` as Piskvork does.
     pub fn wait_move(&mut self, limit: Duration, memory_limit: u64) -> Result<Answer, Failure> {
+        self.resume();
         let start = Instant::now();
         let deadline = start + limit;
-        self.resume();
         let r = loop {
             match self.next_line(deadline, memory_limit) {
                 Ok(l) => {

@@ -2,7 +2,7 @@
 //! KIND[:N]`): a random mover that takes a five and blocks one, and
 //! misbehaving variants that play N good moves and then overtime, crash,
 //! print garbage, play off the board or on an occupied point, eat memory,
-//! or never answer (not even START). They speak just enough protocol.
+//! play a renju-forbidden point, or never answer (not even START). They speak just enough protocol.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -30,6 +30,8 @@ pub enum Kind {
     Memory,
     /// Never answers anything, START included, and ignores END.
     Silent,
+    /// Plays a point forbidden to it (Black under renju) whenever one exists.
+    Forbidden,
 }
 
 impl Kind {
@@ -47,6 +49,7 @@ impl Kind {
             "occupied" => Kind::Occupied,
             "memory" => Kind::Memory,
             "silent" => Kind::Silent,
+            "forbidden" => Kind::Forbidden,
             _ => return None,
         };
         Some((k, n))
@@ -236,6 +239,14 @@ impl Fake {
                     if let Some(m) = b.last_move() {
                         let (x, y) = b.xy(m.pos);
                         return Reply::Line(format!("{x},{y}"));
+                    }
+                }
+                Kind::Forbidden => {
+                    if b.to_move() == Color::Black && b.rules().rule == Rule::Renju {
+                        if let Some(p) = b.empty_cells().find(|&p| forbidden(b, p)) {
+                            let (x, y) = b.xy(p);
+                            return Reply::Line(format!("{x},{y}"));
+                        }
                     }
                 }
                 Kind::Memory => {

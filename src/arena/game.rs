@@ -204,6 +204,7 @@ pub fn play(cfg: &GameConfig, players: &Players, opening: &Opening) -> GameOutco
         let limit = Duration::from_millis(limit + cfg.tolerance_ms);
 
         let e = &mut engines[i];
+        e.drain();
         let sent = (|| {
             e.send(&format!("INFO time_left {time_left}"))?;
             let stones = referee.board().stone_count();

@@ -118,6 +118,50 @@ impl GameReport {
     }
 }
 
+/// Time, moves and memory per engine over a match (index 0 = engine 1).
+#[derive(Clone, Debug, Default)]
+pub struct EngineTotals {
+    pub time_ms: [u64; 2],
+    pub moves: [u64; 2],
+    pub peak_memory: [u64; 2],
+}
+
+impl EngineTotals {
+    pub fn add(&mut self, r: &GameReport) {
+        let o = &r.outcome;
+        for colour in [Color::Black, Color::White] {
+            let engine = if (colour == Color::Black) == r.engine1_black {
+                0
+            } else {
+                1
+            };
+            self.time_ms[engine] += o.time_ms[colour.index()];
+            self.peak_memory[engine] = self.peak_memory[engine].max(o.memory[colour.index()]);
+            // Stone k (0-based) is Black's when k is even.
+            self.moves[engine] += (o.opening_len..o.moves.len())
+                .filter(|k| (k % 2 == 0) == (colour == Color::Black))
+                .count() as u64;
+        }
+    }
+
+    /// One summary line per engine.
+    pub fn lines(&self, names: [&str; 2]) -> String {
+        let mut s = String::new();
+        for (i, name) in names.iter().enumerate() {
+            let avg = self.time_ms[i] as f64 / self.moves[i].max(1) as f64;
+            let _ = writeln!(
+                s,
+                "{}: {} moves, {:.1} ms per move, peak memory {:.1} MB",
+                name,
+                self.moves[i],
+                avg,
+                self.peak_memory[i] as f64 / 1048576.0
+            );
+        }
+        s
+    }
+}
+
 /// Counts per termination, in `Termination::ALL` order.
 #[derive(Clone, Debug, Default)]
 pub struct Terminations(pub [u64; 7]);
@@ -172,6 +216,7 @@ pub fn summary(
     names: [&str; 2],
     t: &Tally,
     terms: &Terminations,
+    totals: &EngineTotals,
     sprt: Option<(&Sprt, &str)>,
 ) -> String {
     let mut s = String::new();
@@ -212,6 +257,7 @@ pub fn summary(
         .map(|&x| format!("{} {}", x.name(), terms.get(x)))
         .collect();
     let _ = writeln!(s, "terminations: {}", parts.join(", "));
+    s.push_str(&totals.lines(names));
     if let Some((sprt, state)) = sprt {
         let (lo, hi) = sprt.bounds();
         let _ = writeln!(
@@ -292,5 +338,10 @@ mod tests {
         let rec = r.record_line(["a", "b"]);
         assert!(rec.ends_with("7,7 8,8 9,9 0,0"));
         assert!(r.line(["a", "b"], Some(2)).contains("result 0-1 five"));
+        // One played stone (index 3): White's, engine 2's here.
+        let mut tot = EngineTotals::default();
+        tot.add(&r);
+        assert_eq!(tot.moves, [0, 1]);
+        assert_eq!(tot.time_ms, [0, 12]);
     }
 }

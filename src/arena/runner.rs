@@ -15,7 +15,7 @@ use std::thread;
 use super::game::{self, GameConfig, Players};
 use super::openings::{self, Opening};
 use super::referee::Referee;
-use super::report::{self, GameReport, Terminations};
+use super::report::{self, EngineTotals, GameReport, Terminations};
 use super::stats::{Sprt, SprtState, Tally};
 
 /// A whole match.
@@ -162,6 +162,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
 
     let mut tally = Tally::default();
     let mut terms = Terminations::default();
+    let mut totals = EngineTotals::default();
     let mut reports: Vec<GameReport> = Vec::new();
     let mut half_pairs: HashMap<usize, f64> = HashMap::new();
     let mut decision = cfg.sprt.map(|_| SprtState::Continue);
@@ -171,6 +172,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         let s1 = rep.score1();
         tally.add_game(s1);
         terms.add(rep.outcome.termination);
+        totals.add(&rep);
         let pair = rep.game / 2;
         if let Some(other) = half_pairs.remove(&pair) {
             tally.add_pair(other + s1);
@@ -219,7 +221,10 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         };
         (s, sprt_text(st))
     });
-    print!("{}", report::summary(names, &tally, &terms, sprt_line));
+    print!(
+        "{}",
+        report::summary(names, &tally, &terms, &totals, sprt_line)
+    );
     if let Some(path) = &cfg.json {
         fs::write(path, report::json(&tally, &terms))
             .map_err(|e| format!("{}: {e}", path.display()))?;
