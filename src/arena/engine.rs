@@ -414,6 +414,48 @@ mod tests {
         e.quit(Duration::from_millis(100));
     }
 
+    fn proc_state(pid: i32) -> String {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        stat.rsplit(')')
+            .next()
+            .and_then(|s| s.split_whitespace().next())
+            .unwrap_or("")
+            .to_string()
+    }
+
+    #[test]
+    fn suspension_stops_the_process_unless_pondering() {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let mut e = Engine::spawn("sleep 30", "sleep", false, false).unwrap();
+        e.suspend();
+        // The signal is delivered by the time `kill` returns; allow a moment.
+        let mut state = String::new();
+        for _ in 0..100 {
+            state = proc_state(e.pid());
+            if state == "T" {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(state, "T");
+        e.resume();
+        for _ in 0..100 {
+            state = proc_state(e.pid());
+            if state != "T" {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert_ne!(state, "T");
+        e.kill();
+        let mut p = Engine::spawn("sleep 30", "sleep", true, false).unwrap();
+        p.suspend();
+        thread::sleep(Duration::from_millis(50));
+        assert_ne!(proc_state(p.pid()), "T");
+    }
+
     #[test]
     fn a_dead_engine_is_a_crash() {
         let mut e = Engine::spawn("true", "true", false, false).unwrap();
