@@ -177,15 +177,25 @@ impl Engine {
 
     pub fn suspend(&mut self) {
         if !self.ponder && !self.suspended {
-            signal_group(self.pid, "STOP");
+            self.signal("STOP");
             self.suspended = true;
         }
     }
 
     pub fn resume(&mut self) {
         if self.suspended {
-            signal_group(self.pid, "CONT");
+            self.signal("CONT");
             self.suspended = false;
+        }
+    }
+
+    /// Signal the engine's process group. Once the leader has been reaped
+    /// its number could in principle be reused, so then only a group that
+    /// still has members is signalled.
+    fn signal(&mut self, sig: &str) {
+        let reaped = !matches!(self.child.try_wait(), Ok(None));
+        if !reaped || memory::group_has_members(self.pid) {
+            signal_group(self.pid, sig);
         }
     }
 
@@ -351,13 +361,10 @@ impl Engine {
     /// Kill the whole group and reap the process.
     pub fn kill(&mut self) {
         self.stdin = None;
-        if let Ok(None) = self.child.try_wait() {
-            signal_group(self.pid, "KILL");
-            let _ = self.child.kill();
-        } else {
-            // The leader is gone; children of the group may live on.
-            signal_group(self.pid, "KILL");
-        }
+        // The whole group (children may outlive a dead leader), then the
+        // leader itself, then reap it.
+        self.signal("KILL");
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

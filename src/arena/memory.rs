@@ -61,6 +61,22 @@ pub fn family(leader: i32) -> Vec<i32> {
     v
 }
 
+/// Does any live process belong to process group `pgid`?
+pub fn group_has_members(pgid: i32) -> bool {
+    let Ok(dir) = fs::read_dir("/proc") else {
+        return false;
+    };
+    dir.flatten().any(|entry| {
+        entry
+            .file_name()
+            .to_str()
+            .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|pid| fs::read_to_string(format!("/proc/{pid}/stat")).ok())
+            .and_then(|stat| parse_stat(&stat))
+            .is_some_and(|(_, pgrp)| pgrp == pgid)
+    })
+}
+
 /// The value in kB of a `Key:   123 kB` line.
 fn field_kb(text: &str, key: &str) -> Option<u64> {
     text.lines()
