@@ -337,9 +337,10 @@ fn sprt_stops_once_decided() {
 }
 
 #[test]
-fn renju_games_from_the_renju_rule() {
-    // Under renju the random mover avoids Black's overlines; any forfeit
-    // it makes would show up here as "forbidden".
+fn renju_games_with_pondering_engines() {
+    // Under renju the random mover avoids Black's forbidden points; any
+    // forfeit it made would show up here as "forbidden". With --ponder the
+    // engines are never suspended and the games run the same way.
     let e1 = fake("random");
     let e2 = format!("{} --seed 3", fake("random"));
     let r = arena(&[
@@ -355,8 +356,10 @@ fn renju_games_from_the_renju_rule() {
         "2",
         "--turn",
         "1000",
+        "--ponder",
     ]);
     assert_eq!(json_int(&r.json, "games"), 2);
+    assert_eq!(json_int(&r.json, "five") + json_int(&r.json, "draw"), 2);
     assert_eq!(json_int(&r.json, "forbidden"), 0, "{}", r.stdout);
     assert_eq!(json_int(&r.json, "illegal"), 0, "{}", r.stdout);
 }

@@ -77,7 +77,7 @@ pub fn run(kind: Kind, good: usize, seed: u64) {
         played: 0,
         board: None,
         rules: RuleSet::FREESTYLE,
-        rng: SplitMix64::new(seed ^ std::process::id() as u64),
+        rng: SplitMix64::new(seed),
         hog: Vec::new(),
         pending: None,
     };
