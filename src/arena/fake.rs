@@ -63,7 +63,9 @@ struct Fake {
     played: usize,
     board: Option<Board>,
     rules: RuleSet,
-    rng: SplitMix64,
+    /// Moves are drawn from a generator seeded by this and the position,
+    /// so games are reproducible yet not correlated with each other.
+    seed: u64,
     hog: Vec<u8>,
     /// Stones of a BOARD being read: (x, y, field).
     pending: Option<Vec<(i64, i64, u8)>>,
@@ -77,7 +79,7 @@ pub fn run(kind: Kind, good: usize, seed: u64) {
         played: 0,
         board: None,
         rules: RuleSet::FREESTYLE,
-        rng: SplitMix64::new(seed),
+        seed,
         hog: Vec::new(),
         pending: None,
     };
@@ -259,7 +261,8 @@ impl Fake {
                 }
             }
         }
-        let p = choose(b, &mut self.rng);
+        let mut rng = SplitMix64::new(self.seed ^ b.hash());
+        let p = choose(b, &mut rng);
         let (x, y) = b.xy(p);
         if let Some(b) = self.board.as_mut() {
             b.play(p);
