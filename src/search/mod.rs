@@ -12,6 +12,8 @@ pub mod ordering;
 pub mod time;
 pub mod tt;
 
+pub mod threat;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
