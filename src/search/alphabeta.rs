@@ -11,6 +11,7 @@ use crate::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 
 use super::movegen::{generate, Gen, Position};
 use super::ordering::{is_tactical, Ordering, MAX_PLY};
+use super::threat::ThreatSolver;
 use super::time::TimePlan;
 use super::tt::{Bound, Tt};
 
@@ -36,6 +37,11 @@ pub struct Tree<'a, 'b> {
     pub start: Instant,
     pub max_nodes: u64,
     pub seldepth: usize,
+    /// Threat solver for VCF at the horizon, and its node budget per call
+    /// (0: off).
+    pub threat: &'a mut ThreatSolver,
+    pub leaf_vcf_nodes: u64,
+    pub vcf_nodes: u64,
     pv: Vec<[Pos; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     move_bufs: Vec<Vec<Pos>>,
@@ -52,6 +58,8 @@ impl<'a, 'b> Tree<'a, 'b> {
         plan: TimePlan,
         start: Instant,
         max_nodes: u64,
+        threat: &'a mut ThreatSolver,
+        leaf_vcf_nodes: u64,
     ) -> Self {
         Tree {
             pos,
@@ -64,6 +72,9 @@ impl<'a, 'b> Tree<'a, 'b> {
             start,
             max_nodes,
             seldepth: 0,
+            threat,
+            leaf_vcf_nodes,
+            vcf_nodes: 0,
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             move_bufs: vec![Vec::new(); MAX_PLY + 1],
@@ -79,7 +90,7 @@ impl<'a, 'b> Tree<'a, 'b> {
     #[inline]
     fn check_limits(&mut self) {
         if self.stop.load(AtomicOrdering::Relaxed)
-            || self.nodes >= self.max_nodes
+            || self.nodes + self.vcf_nodes >= self.max_nodes
             || self.plan.out_of_time(self.elapsed_ms())
         {
             self.aborted = true;
@@ -173,6 +184,16 @@ impl<'a, 'b> Tree<'a, 'b> {
             if self.pos.ev.fives(opp) == 0 {
                 if self.pos.open_four_win().is_some() {
                     return mate_in(ply + 3);
+                }
+                // VCF as quiescence: only possible with a four to make.
+                if self.leaf_vcf_nodes > 0 && self.pos.ev.fours(stm) > 0 {
+                    let line = self
+                        .threat
+                        .vcf(self.pos.board, stm, self.leaf_vcf_nodes, self.stop);
+                    self.vcf_nodes += self.threat.nodes();
+                    if let Some(line) = line {
+                        return mate_in(ply + line.len());
+                    }
                 }
                 return self.pos.ev.evaluate(stm);
             }
