@@ -25,6 +25,16 @@ const LMP_MAX_DEPTH: i32 = 4;
 const LMP_BASE: usize = 4;
 const LMP_PER_DEPTH: usize = 2;
 
+/// What bounds one tree search.
+pub struct TreeLimits<'a> {
+    pub stop: &'a AtomicBool,
+    pub plan: TimePlan,
+    pub start: Instant,
+    pub max_nodes: u64,
+    /// Threat-solver nodes per VCF call at the horizon (0: off).
+    pub leaf_vcf_nodes: u64,
+}
+
 /// Per-search state of the tree walk.
 pub struct Tree<'a, 'b> {
     pub pos: Position<'b>,
@@ -54,12 +64,8 @@ impl<'a, 'b> Tree<'a, 'b> {
         pos: Position<'b>,
         tt: &'a mut Tt,
         ord: &'a mut Ordering,
-        stop: &'a AtomicBool,
-        plan: TimePlan,
-        start: Instant,
-        max_nodes: u64,
         threat: &'a mut ThreatSolver,
-        leaf_vcf_nodes: u64,
+        limits: TreeLimits<'a>,
     ) -> Self {
         Tree {
             pos,
@@ -67,13 +73,13 @@ impl<'a, 'b> Tree<'a, 'b> {
             ord,
             nodes: 0,
             aborted: false,
-            stop,
-            plan,
-            start,
-            max_nodes,
+            stop: limits.stop,
+            plan: limits.plan,
+            start: limits.start,
+            max_nodes: limits.max_nodes,
             seldepth: 0,
             threat,
-            leaf_vcf_nodes,
+            leaf_vcf_nodes: limits.leaf_vcf_nodes,
             vcf_nodes: 0,
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],

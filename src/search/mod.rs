@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Board, Pos};
 use crate::types::{is_mate_score, mate_in, mated_in, Score, INFINITE, MATE};
 
-use alphabeta::Tree;
+use alphabeta::{Tree, TreeLimits};
 use movegen::{Gen, Position};
 use ordering::{Ordering as MoveOrdering, MAX_PLY};
 use threat::ThreatSolver;
@@ -271,12 +271,14 @@ impl Searcher {
             pos,
             &mut self.tt,
             &mut self.ord,
-            &req.stop,
-            plan,
-            limits.start,
-            max_nodes,
             &mut self.threat,
-            budget.leaf,
+            TreeLimits {
+                stop: &req.stop,
+                plan,
+                start: limits.start,
+                max_nodes,
+                leaf_vcf_nodes: budget.leaf,
+            },
         );
         let mut moves = Vec::new();
         let gen = tree.generate(&mut moves);
