@@ -195,6 +195,26 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
     }
 }
 
+/// Build the pattern tables of every rule (and the evaluator's) on a
+/// background thread, so the first timed search does not pay for them.
+/// Later callers of the same table simply wait for it (`OnceLock`).
+pub fn warm_up_tables() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let spawned = std::thread::Builder::new().name("tables".into()).spawn(|| {
+            for rule in crate::types::Rule::ALL {
+                let _ = crate::game::pattern::table(rule);
+            }
+            if let Ok(b) = Board::square(5, crate::types::RuleSet::default()) {
+                let _ = crate::eval::Evaluator::new(&b);
+            }
+        });
+        if let Err(e) = spawned {
+            log::warn!("could not start the table builder: {e}");
+        }
+    });
+}
+
 /// Bytes of transposition table for a whole-process memory budget.
 pub fn tt_bytes_for(memory_bytes: usize) -> usize {
     let budget = if memory_bytes == 0 {
@@ -209,6 +229,7 @@ impl Searcher {
     /// A searcher whose tables use about `memory_bytes` in all
     /// (0: the 350 MB default).
     pub fn new(memory_bytes: usize) -> Self {
+        warm_up_tables();
         Searcher::with_tt_bytes(tt_bytes_for(memory_bytes))
     }
 
@@ -460,7 +481,9 @@ fn root_threats(
             return win(line);
         }
     }
-    if budget.vct > 0 {
+    // The solver only sees node budgets; keep its share of the clock small.
+    let late = |tree: &Tree| !tree.plan.unlimited && tree.elapsed_ms() * 4 >= tree.plan.hard_ms;
+    if budget.vct > 0 && !late(tree) {
         let line = tree
             .threat
             .vct(tree.pos.board, stm, threat::MAX_THREATS, budget.vct, stop);
@@ -469,13 +492,18 @@ fn root_threats(
             return win(line);
         }
     }
-    if budget.defend > 0 && moves.len() > 1 {
+    if budget.defend > 0 && moves.len() > 1 && !late(tree) {
         let theirs = tree.threat.vcf(tree.pos.board, opp, budget.defend, stop);
         tree.vcf_nodes += tree.threat.nodes();
         if theirs.is_some() {
             let mut safe = Vec::new();
-            let each = (budget.defend / moves.len() as u64).max(200);
+            let each = (budget.defend / moves.len() as u64).max(100);
             for &m in moves.iter() {
+                if late(tree) {
+                    // Out of time for this: unchecked moves count as safe.
+                    safe.push(m);
+                    continue;
+                }
                 tree.pos.make(m);
                 let r = tree.threat.vcf(tree.pos.board, opp, each, stop);
                 tree.vcf_nodes += tree.threat.nodes();
