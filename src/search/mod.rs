@@ -138,6 +138,25 @@ pub struct Searcher {
     ord: MoveOrdering,
     threat: ThreatSolver,
     pub stats: SearchStats,
+    pub options: SearchOptions,
+}
+
+/// Switches for experiments (A/B matches); the defaults are what plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Threat solver at the root (own VCF/VCT, opponent's VCF).
+    pub root_threats: bool,
+    /// VCF at the horizon.
+    pub leaf_vcf: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            root_threats: true,
+            leaf_vcf: true,
+        }
+    }
 }
 
 /// Node budgets of the threat solver for one search.
@@ -240,6 +259,7 @@ impl Searcher {
             ord: MoveOrdering::default(),
             threat: ThreatSolver::new(),
             stats: SearchStats::default(),
+            options: SearchOptions::default(),
         }
     }
 
@@ -286,7 +306,15 @@ impl Searcher {
             };
         }
 
-        let budget = threat_budget(&plan, max_nodes);
+        let mut budget = threat_budget(&plan, max_nodes);
+        if !self.options.root_threats {
+            budget.vcf = 0;
+            budget.vct = 0;
+            budget.defend = 0;
+        }
+        if !self.options.leaf_vcf {
+            budget.leaf = 0;
+        }
         let pos = Position::new(board);
         let mut tree = Tree::new(
             pos,
@@ -396,16 +424,15 @@ impl Searcher {
                 let s = root_iteration(&mut tree, &mut rms, depth, alpha, beta, multipv);
                 let Some(s) = s else { break None };
                 if s <= alpha && alpha > -INFINITE {
-                    alpha = (alpha - delta).max(-INFINITE);
-                    beta = (alpha + beta) / 2 + delta;
+                    alpha = (s - delta).max(-INFINITE);
                     delta *= 4;
                 } else if s >= beta && beta < INFINITE {
-                    beta = (beta + delta).min(INFINITE);
+                    beta = (s + delta).min(INFINITE);
                     delta *= 4;
                 } else {
                     break Some(s);
                 }
-                if delta > 2_000 {
+                if delta > 2_000 || is_mate_score(s) {
                     alpha = -INFINITE;
                     beta = INFINITE;
                 }
@@ -473,12 +500,19 @@ fn root_threats(
 ) -> Option<(Pos, Score, Vec<Pos>)> {
     let stm = tree.pos.stm();
     let opp = stm.opposite();
-    let win = |line: Vec<Pos>| Some((line[0], mate_in(line.len()), line));
+    let win = |tree: &Tree, line: Vec<Pos>| {
+        // Trust the solver only with a move we may play.
+        let first = line[0];
+        (tree.pos.board.in_board(first)
+            && tree.pos.board.is_empty(first)
+            && tree.pos.legal_for(first, stm))
+        .then(|| (first, mate_in(line.len()), line))
+    };
     if budget.vcf > 0 {
         let line = tree.threat.vcf(tree.pos.board, stm, budget.vcf, stop);
         tree.vcf_nodes += tree.threat.nodes();
-        if let Some(line) = line.filter(|l| !l.is_empty()) {
-            return win(line);
+        if let Some(w) = line.filter(|l| !l.is_empty()).and_then(|l| win(tree, l)) {
+            return Some(w);
         }
     }
     // The solver only sees node budgets; keep its share of the clock small.
@@ -488,8 +522,8 @@ fn root_threats(
             .threat
             .vct(tree.pos.board, stm, threat::MAX_THREATS, budget.vct, stop);
         tree.vcf_nodes += tree.threat.nodes();
-        if let Some(line) = line.filter(|l| !l.is_empty()) {
-            return win(line);
+        if let Some(w) = line.filter(|l| !l.is_empty()).and_then(|l| win(tree, l)) {
+            return Some(w);
         }
     }
     if budget.defend > 0 && moves.len() > 1 && !late(tree) {
