@@ -296,7 +296,7 @@ fn line_uses_forbidden(b: &Board, a: Color, line: &[Pos]) -> bool {
 #[test]
 fn tactics_suite() {
     let stop = AtomicBool::new(false);
-    let mut rng = SplitMix64::new(0x7AC7_1C5);
+    let mut rng = SplitMix64::new(0x07AC_71C5);
     let mut tally = Tally::default();
     let mut solver = ThreatSolver::new();
     for rule in Rule::ALL {
