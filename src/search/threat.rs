@@ -153,7 +153,7 @@ impl ThreatSolver {
         let start_len = board.move_count();
         for depth in 1..=max_depth {
             let before = self.cutoffs;
-            if let Some(mut line) = self.attack(board, &ctx, depth) {
+            if let Some(mut line) = self.attack(board, &ctx, depth, Where::Board, Where::Board) {
                 debug_assert_eq!(board.move_count(), start_len);
                 line.reverse();
                 return Some(line);
@@ -176,25 +176,34 @@ impl ThreatSolver {
         self.aborted
     }
 
-    /// Attacker to move. On success returns the winning line, last move first.
-    fn attack(&mut self, b: &mut Board, ctx: &Ctx, depth: u32) -> Option<Vec<Pos>> {
+    /// Attacker to move. On success returns the winning line, last move
+    /// first. `a_fives`/`d_fives` say where five points can be (what the
+    /// caller knows from the moves just made).
+    fn attack(
+        &mut self,
+        b: &mut Board,
+        ctx: &Ctx,
+        depth: u32,
+        a_fives: Where,
+        d_fives: Where,
+    ) -> Option<Vec<Pos>> {
         if self.tick(ctx) {
             return None;
         }
         let (a, d) = (ctx.attacker, ctx.defender);
-        if let Some(&p) = five_points(b, ctx.t, a).first() {
+        if let Some(&p) = fives_at(b, ctx.t, a, a_fives).first() {
             return Some(vec![p]);
         }
-        let threats = five_points(b, ctx.t, d);
+        let threats = fives_at(b, ctx.t, d, d_fives);
         if !threats.is_empty() {
             // Forced: block on one of the defender's five points (usually the
             // only one); it costs no depth but must keep the initiative.
-            for w in threats {
+            for &w in &threats {
                 if ctx.renju && a == Color::Black && rules::is_forbidden(b, w) {
                     continue;
                 }
                 b.make(w, a);
-                let r = self.defend(b, ctx, depth);
+                let r = self.defend(b, ctx, depth, w, Where::Among(&threats));
                 b.unmake();
                 if let Some(mut l) = r {
                     l.push(w);
@@ -223,7 +232,7 @@ impl ThreatSolver {
         let moves = self.attacker_moves(b, ctx);
         for q in moves {
             b.make(q, a);
-            let r = self.defend(b, ctx, depth - 1);
+            let r = self.defend(b, ctx, depth - 1, q, Where::Among(&[]));
             b.unmake();
             if let Some(mut l) = r {
                 l.push(q);
@@ -243,26 +252,35 @@ impl ThreatSolver {
         None
     }
 
-    /// Defender to move after an attacker move.
-    fn defend(&mut self, b: &mut Board, ctx: &Ctx, depth: u32) -> Option<Vec<Pos>> {
+    /// Defender to move after the attacker's move `q`; `d_fives` says where
+    /// the defender's five points can be.
+    fn defend(
+        &mut self,
+        b: &mut Board,
+        ctx: &Ctx,
+        depth: u32,
+        q: Pos,
+        d_fives: Where,
+    ) -> Option<Vec<Pos>> {
         if self.tick(ctx) {
             return None;
         }
         let (a, d) = (ctx.attacker, ctx.defender);
-        if !five_points(b, ctx.t, d).is_empty() {
+        if !fives_at(b, ctx.t, d, d_fives).is_empty() {
             return None;
         }
-        let fives = five_points(b, ctx.t, a);
+        // The attacker had no five before `q`: new ones lie on its lines.
+        let fives = fives_at(b, ctx.t, a, Where::Near(q));
         if !fives.is_empty() {
             // The defender must block one of the five points (two of them
             // normally lose at once; under caro one stone may spoil both).
             let mut line = None;
-            for w in fives {
+            for &w in &fives {
                 if ctx.renju && d == Color::Black && rules::is_forbidden(b, w) {
                     continue;
                 }
                 b.make(w, d);
-                let r = self.attack(b, ctx, depth);
+                let r = self.attack(b, ctx, depth, Where::Among(&fives), Where::Near(w));
                 b.unmake();
                 match r {
                     None => return None,
@@ -289,7 +307,7 @@ impl ThreatSolver {
         let mut line = None;
         for m in defences {
             b.make(m, d);
-            let r = self.attack(b, ctx, depth);
+            let r = self.attack(b, ctx, depth, Where::Among(&[]), Where::Near(m));
             b.unmake();
             match r {
                 None => return None,
@@ -384,6 +402,47 @@ impl ThreatSolver {
             out.retain(|&p| !rules::is_forbidden(b, p));
         }
         out
+    }
+}
+
+/// Where five points can be, from what the caller knows.
+#[derive(Clone, Copy)]
+enum Where<'a> {
+    /// Anywhere: scan the board.
+    Board,
+    /// Only among these points (each re-checked).
+    Among(&'a [Pos]),
+    /// Only on the lines through this newly placed stone (the side had no
+    /// five point before it).
+    Near(Pos),
+}
+
+/// The five points of `color`, looked for only where `w` says they can be.
+fn fives_at(b: &Board, t: &PatternTable, color: Color, w: Where) -> Vec<Pos> {
+    match w {
+        Where::Board => five_points(b, t, color),
+        Where::Among(list) => list
+            .iter()
+            .copied()
+            .filter(|&p| {
+                b.cell(p) == EMPTY
+                    && b.line_keys(p)
+                        .iter()
+                        .any(|&k| t.get(k, color) == Pattern::Five)
+            })
+            .collect(),
+        Where::Near(q) => {
+            let mut out = Vec::new();
+            for (d, off) in b.dirs().into_iter().enumerate() {
+                for dist in (-4isize..=-1).chain(1..=4) {
+                    let e = q.offset(dist * off);
+                    if b.cell(e) == EMPTY && t.get(b.line_key(e, d), color) == Pattern::Five {
+                        out.push(e);
+                    }
+                }
+            }
+            out
+        }
     }
 }
 
