@@ -2,7 +2,8 @@
 //! KIND[:N]`): a random mover that takes a five and blocks one, and
 //! misbehaving variants that play N good moves and then overtime, crash,
 //! print garbage, play off the board or on an occupied point, eat memory,
-//! play a renju-forbidden point, or never answer (not even START). They speak just enough protocol.
+//! play a renju-forbidden point, or never answer (not even START); and a
+//! slow mover (`slow:MS`) that spends game time. They speak just enough protocol.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -30,6 +31,8 @@ pub enum Kind {
     Memory,
     /// Never answers anything, START included, and ignores END.
     Silent,
+    /// Sleeps N milliseconds before every (random) move: uses up game time.
+    Slow,
     /// Plays a point forbidden to it (Black under renju) whenever one exists.
     Forbidden,
 }
@@ -50,6 +53,7 @@ impl Kind {
             "memory" => Kind::Memory,
             "silent" => Kind::Silent,
             "forbidden" => Kind::Forbidden,
+            "slow" => Kind::Slow,
             _ => return None,
         };
         Some((k, n))
@@ -228,11 +232,14 @@ impl Fake {
         let Some(b) = self.board.as_ref() else {
             return Reply::Line("ERROR no START".into());
         };
+        if self.kind == Kind::Slow {
+            std::thread::sleep(Duration::from_millis(self.good as u64));
+        }
         let misbehave = self.played >= self.good;
         self.played += 1;
         if misbehave {
             match self.kind {
-                Kind::Random | Kind::Silent => {}
+                Kind::Random | Kind::Silent | Kind::Slow => {}
                 Kind::Overtime => std::thread::sleep(Duration::from_secs(600)),
                 Kind::Crash => std::process::exit(3),
                 Kind::Garbage => return Reply::Line("I think 7 comma 7".into()),
