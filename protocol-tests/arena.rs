@@ -408,6 +408,38 @@ fn renju_games_with_pondering_engines() {
 }
 
 #[test]
+fn rectangular_boards_use_rectstart_and_fill_up() {
+    // 7×5 random games: RECTSTART must be understood, and full boards are
+    // draws rather than hangs.
+    let e1 = fake("random");
+    let e2 = format!("{} --seed 4", fake("random"));
+    let r = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--size",
+        "7x5",
+        "--openings",
+        "none",
+        "--games",
+        "4",
+        "--turn",
+        "1000",
+    ]);
+    assert_eq!(json_int(&r.json, "games"), 4);
+    assert_eq!(
+        json_int(&r.json, "five") + json_int(&r.json, "draw"),
+        4,
+        "{}",
+        r.stdout
+    );
+    for l in r.stdout.lines().filter(|l| l.contains("result 1/2-1/2")) {
+        assert!(l.contains(" moves 35 "), "{l}");
+    }
+}
+
+#[test]
 fn renju_forbidden_move_forfeits() {
     // After this opening Black to move has 7,7, a double three. The
     // "forbidden" engine plays it as Black and must lose the game.
