@@ -479,6 +479,32 @@ fn renju_forbidden_move_forfeits() {
     assert!(black2.contains("7,7 is forbidden"), "{black2}");
 }
 
+#[test]
+fn library_search_beats_the_random_mover() {
+    // `--fake-engine search` is Sente's search behind a minimal protocol;
+    // it must finish both games of a pair within its time and win them.
+    let dir = temp_dir("search");
+    let openings = openings_file(&dir);
+    let e1 = fake("search");
+    let e2 = fake("random");
+    let r = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--openings",
+        &openings,
+        "--games",
+        "2",
+        "--turn",
+        "300",
+        "--tolerance",
+        "1000",
+    ]);
+    assert_eq!(json_int(&r.json, "wins1"), 2, "{}", r.stdout);
+    assert_eq!(json_int(&r.json, "five"), 2, "{}", r.stdout);
+}
+
 /// Does the real brain answer ABOUT yet? (Its protocol lands from another
 /// branch; until then it exits at once.)
 fn brain_speaks() -> bool {
