@@ -253,6 +253,8 @@ impl Session {
         let s = &mut self.settings;
         let nonneg = |v: i64| u64::try_from(v).ok();
         match info {
+            // A negative time makes no sense: keep what we had.
+            Info::TimeoutTurn(v) if v < 0 => log::warn!("INFO timeout_turn {v}: ignored"),
             Info::TimeoutTurn(v) => s.timeout_turn = nonneg(v),
             Info::TimeoutMatch(v) => s.timeout_match = nonneg(v).filter(|&v| v > 0),
             Info::TimeLeft(v) => s.time_left = (v < UNLIMITED_TIME).then_some(v),
