@@ -1,3 +1,35 @@
-//! `sente-arena`: referee and match runner between two pbrain engines.
+//! `sente-arena`: referee and match runner between two pbrain engines (and,
+//! with `--fake-engine`, the tiny test engines). All logic is in
+//! `sente::arena`; this file only wires the command line to it.
 
-fn main() {}
+use std::process::ExitCode;
+
+use sente::arena::{cli, fake, runner};
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match cli::parse(&args) {
+        Ok(cli::Mode::Help) => {
+            print!("{}", cli::USAGE);
+            ExitCode::SUCCESS
+        }
+        Ok(cli::Mode::Fake { kind, good, seed }) => {
+            fake::run(kind, good, seed);
+            ExitCode::SUCCESS
+        }
+        Ok(cli::Mode::Match(cfg)) => match runner::run(&cfg) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sente-arena: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Err(e) => {
+            eprintln!("sente-arena: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

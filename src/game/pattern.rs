@@ -244,7 +244,7 @@ pub fn patterns_at(board: &Board, p: Pos, color: Color) -> [Pattern; 4] {
 }
 
 /// Number of fours a stone of `color` on `p` makes (a line holding two
-/// separate fours counts two), and whether any direction is an overline.
+/// separate fours counts two).
 pub fn four_count(board: &Board, p: Pos, color: Color) -> usize {
     let t = table(board.rules().rule);
     board
@@ -268,7 +268,7 @@ pub enum Threat {
     Forbidden,
     #[default]
     None,
-    /// Best line is a two (open or closed), or a closed three... see `threat_at`.
+    /// Best line is a two (open or closed).
     Two,
     /// Two or more open twos.
     DoubleTwo,
@@ -333,14 +333,15 @@ pub fn threat_at(board: &Board, p: Pos, color: Color) -> Threat {
     if renju_black && fours >= 2 {
         return Threat::Forbidden;
     }
+    // A real double-three is forbidden even next to a four.
+    if renju_black && threes >= 2 && rules::is_forbidden(board, p) {
+        return Threat::Forbidden;
+    }
     if flex4 {
         return Threat::Flex4;
     }
     if fours >= 2 {
         return Threat::DoubleFour;
-    }
-    if renju_black && threes >= 2 && rules::is_forbidden(board, p) {
-        return Threat::Forbidden;
     }
     if fours == 1 {
         return if threes > 0 {
@@ -692,5 +693,27 @@ mod tests {
         )
         .unwrap();
         assert_eq!(threat_at(&b, p, Color::Black), Threat::FourThree);
+        // Renju: an open four next to two open threes is still forbidden.
+        let b = Board::from_ascii(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . X X * X . . . .
+            . . . . . . X . . . .
+            . . . . . . . X . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .",
+            rs(Rule::Renju),
+        )
+        .unwrap();
+        let p = b.pos(5, 5).unwrap();
+        assert_eq!(threat_at(&b, p, Color::Black), Threat::Forbidden);
+        let mut f = b.clone();
+        f.set_rules(rs(Rule::Freestyle));
+        assert_eq!(threat_at(&f, p, Color::Black), Threat::Flex4);
     }
 }

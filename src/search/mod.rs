@@ -1,12 +1,30 @@
 //! Search: the searcher facade. Callers hand it a board and a request
 //! (limits, stop flag) and get back a move, a score and a principal variation.
+//!
+//! `Searcher` owns what lives across searches (transposition table, move
+//! ordering history) and runs iterative deepening with aspiration windows
+//! over the root moves; the tree walk is in `alphabeta`, move generation in
+//! `movegen`, ordering in `ordering`, the table in `tt`, the clock in `time`.
+
+pub mod alphabeta;
+pub mod movegen;
+pub mod ordering;
+pub mod time;
+pub mod tt;
+
+pub mod threat;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Board, Pos};
-use crate::types::Score;
+use crate::types::{is_mate_score, mate_in, mated_in, Score, INFINITE, MATE};
+
+use alphabeta::Tree;
+use movegen::{Gen, Position};
+use ordering::{Ordering as MoveOrdering, MAX_PLY};
+use tt::{Bound, Tt};
 
 /// Everything the manager told us that bounds one search.
 #[derive(Clone, Debug)]
@@ -84,39 +102,323 @@ pub struct SearchResult {
     pub ranked: Vec<(Pos, Score)>,
 }
 
+/// Memory assumed when the manager gives none (Gomocup default: 350 MB).
+pub const DEFAULT_MEMORY: usize = 350 << 20;
+/// Memory kept aside for everything but the table (pattern tables, board,
+/// buffers, the protocol).
+const RESERVED_MEMORY: usize = 40 << 20;
+/// Largest table we allocate, whatever the budget.
+const MAX_TT_BYTES: usize = 1 << 30;
+/// Aspiration window half-width.
+const ASPIRATION: Score = 60;
+
+/// Statistics of the last search (for bench and reports).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchStats {
+    pub nodes: u64,
+    pub depth: u32,
+    pub seldepth: usize,
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+    pub elapsed: Duration,
+}
+
+/// One root move with its score from the last iteration that reached it.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Pos,
+    score: Score,
+    pv: Vec<Pos>,
+}
+
 /// Owns what lives across searches (transposition table, history).
-pub struct Searcher {}
+pub struct Searcher {
+    tt: Tt,
+    ord: MoveOrdering,
+    pub stats: SearchStats,
+}
+
+/// Bytes of transposition table for a whole-process memory budget.
+pub fn tt_bytes_for(memory_bytes: usize) -> usize {
+    let budget = if memory_bytes == 0 {
+        DEFAULT_MEMORY
+    } else {
+        memory_bytes
+    };
+    (budget.saturating_sub(RESERVED_MEMORY) / 2).clamp(64 << 10, MAX_TT_BYTES)
+}
 
 impl Searcher {
-    /// A searcher whose tables use about `memory_bytes` in all.
-    pub fn new(_memory_bytes: usize) -> Self {
-        Searcher {}
+    /// A searcher whose tables use about `memory_bytes` in all
+    /// (0: the 350 MB default).
+    pub fn new(memory_bytes: usize) -> Self {
+        Searcher::with_tt_bytes(tt_bytes_for(memory_bytes))
     }
 
-    pub fn clear(&mut self) {}
+    /// A searcher with a transposition table of exactly about `bytes`.
+    pub fn with_tt_bytes(bytes: usize) -> Self {
+        Searcher {
+            tt: Tt::new(bytes),
+            ord: MoveOrdering::default(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// Forget everything learnt (YXHASHCLEAR, new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.ord.clear();
+    }
+
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
 
     pub fn search(
         &mut self,
         board: &mut Board,
-        _req: &SearchRequest,
-        _on_info: &mut dyn FnMut(&SearchInfo),
+        req: &SearchRequest,
+        on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        // Placeholder until the real search lands: the empty cell nearest the centre.
-        let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
-        let best = board
-            .empty_cells()
-            .min_by_key(|&p| {
-                let (x, y) = board.xy(p);
-                (x as i64 - cx).abs().max((y as i64 - cy).abs())
-            })
+        let limits = &req.limits;
+        let empty = board.cell_count().saturating_sub(board.stone_count());
+        let plan = time::plan(limits, empty);
+        self.tt.new_search();
+        self.ord.new_search();
+        let (probes0, hits0) = (self.tt.probes, self.tt.hits);
+        let multipv = req.multipv.max(1);
+        let max_depth = limits
+            .max_depth
+            .map(|d| d.max(1) as i32)
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .min(MAX_PLY as i32 - 8);
+        let max_nodes = limits.max_nodes.filter(|&n| n > 0).unwrap_or(u64::MAX);
+        let root_key = board.hash();
+
+        if board.is_full() || empty == 0 {
+            return SearchResult {
+                best: Pos::NONE,
+                score: 0,
+                pv: vec![],
+                depth: 0,
+                nodes: 0,
+                ranked: vec![],
+            };
+        }
+
+        let pos = Position::new(board);
+        let mut tree = Tree::new(
+            pos,
+            &mut self.tt,
+            &mut self.ord,
+            &req.stop,
+            plan,
+            limits.start,
+            max_nodes,
+        );
+        let mut moves = Vec::new();
+        let gen = tree.generate(&mut moves);
+        let stm = tree.pos.stm();
+        let immediate = match gen {
+            Gen::Win(p) => Some((p, mate_in(1))),
+            Gen::Lost => {
+                // Lost whatever we do: block one five if we may, else any legal move.
+                let p = tree
+                    .pos
+                    .find_five(stm.opposite())
+                    .filter(|&p| tree.pos.legal_for(p, stm))
+                    .or_else(|| {
+                        let mut near = Vec::new();
+                        tree.pos.near_cells(&mut near);
+                        near.into_iter().find(|&p| tree.pos.legal_for(p, stm))
+                    })
+                    .or_else(|| {
+                        let cells: Vec<Pos> = tree.pos.board.empty_cells().collect();
+                        cells.into_iter().find(|&p| tree.pos.legal_for(p, stm))
+                    })
+                    .or_else(|| tree.pos.board.empty_cells().next());
+                p.map(|p| (p, mated_in(2)))
+            }
+            Gen::Moves { .. } if moves.is_empty() => {
+                // Renju: every near point forbidden; any legal cell will do.
+                let cells: Vec<Pos> = tree.pos.board.empty_cells().collect();
+                let p = cells
+                    .iter()
+                    .copied()
+                    .find(|&p| tree.pos.legal_for(p, stm))
+                    .or(cells.first().copied());
+                p.map(|p| (p, 0))
+            }
+            Gen::Moves { .. } if moves.len() == 1 && multipv == 1 => {
+                let s = tree.pos.ev.evaluate(stm);
+                Some((moves[0], s))
+            }
+            Gen::Moves { .. } => None,
+        };
+        if let Some((best, score)) = immediate {
+            let info = SearchInfo {
+                depth: 1,
+                score,
+                nodes: 1,
+                elapsed: limits.start.elapsed(),
+                pv: vec![best],
+            };
+            on_info(&info);
+            self.stats = SearchStats {
+                nodes: 1,
+                depth: 1,
+                elapsed: info.elapsed,
+                ..SearchStats::default()
+            };
+            return SearchResult {
+                best,
+                score,
+                pv: vec![best],
+                depth: 1,
+                nodes: 1,
+                ranked: vec![(best, score)],
+            };
+        }
+
+        let hash_move = tree
+            .tt
+            .probe(root_key, 0)
+            .map(|h| h.mv)
             .unwrap_or(Pos::NONE);
+        let mut rms: Vec<RootMove> = tree
+            .order_root(&moves, hash_move)
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                pv: vec![mv],
+            })
+            .collect();
+        let mut done_depth = 0;
+        let mut best_score = 0;
+        let mut completed: Vec<RootMove> = rms.clone();
+        let max_depth = max_depth.min(empty as i32);
+        for depth in 1..=max_depth {
+            let mut delta = ASPIRATION;
+            let (mut alpha, mut beta) = if depth >= 4 && multipv == 1 && !is_mate_score(best_score)
+            {
+                (best_score - delta, best_score + delta)
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            let score = loop {
+                let s = root_iteration(&mut tree, &mut rms, depth, alpha, beta, multipv);
+                let Some(s) = s else { break None };
+                if s <= alpha && alpha > -INFINITE {
+                    alpha = (alpha - delta).max(-INFINITE);
+                    beta = (alpha + beta) / 2 + delta;
+                    delta *= 4;
+                } else if s >= beta && beta < INFINITE {
+                    beta = (beta + delta).min(INFINITE);
+                    delta *= 4;
+                } else {
+                    break Some(s);
+                }
+                if delta > 2_000 {
+                    alpha = -INFINITE;
+                    beta = INFINITE;
+                }
+            };
+            let Some(score) = score else { break };
+            done_depth = depth;
+            best_score = score;
+            completed = rms.clone();
+            let best = &rms[0];
+            tree.tt
+                .store(root_key, 0, depth, score, Bound::Exact, best.mv);
+            let info = SearchInfo {
+                depth: depth as u32,
+                score,
+                nodes: tree.nodes,
+                elapsed: limits.start.elapsed(),
+                pv: best.pv.clone(),
+            };
+            on_info(&info);
+            let elapsed = tree.elapsed_ms();
+            if plan.instant || plan.stop_iterating(elapsed) {
+                break;
+            }
+            // A proven result needs no deeper look (the PV reaches it).
+            if is_mate_score(score) && (MATE - score.abs()) <= depth {
+                break;
+            }
+        }
+        let nodes = tree.nodes;
+        let seldepth = tree.seldepth;
+        drop(tree);
+        let best = completed[0].clone();
+        let ranked = completed
+            .iter()
+            .take(multipv)
+            .map(|r| (r.mv, r.score))
+            .collect();
+        self.stats = SearchStats {
+            nodes,
+            depth: done_depth as u32,
+            seldepth,
+            tt_probes: self.tt.probes - probes0,
+            tt_hits: self.tt.hits - hits0,
+            elapsed: limits.start.elapsed(),
+        };
         SearchResult {
-            best,
-            score: 0,
-            pv: vec![best],
-            depth: 0,
-            nodes: 0,
-            ranked: vec![(best, 0)],
+            best: best.mv,
+            score: if done_depth > 0 { best_score } else { 0 },
+            pv: best.pv,
+            depth: done_depth as u32,
+            nodes,
+            ranked,
         }
     }
 }
+
+/// One pass over the root moves at `depth` within (alpha, beta). Returns the
+/// best score, or None when the search was stopped. Leaves the root moves
+/// sorted best first; with `multipv` > 1 every move gets an exact score.
+fn root_iteration(
+    tree: &mut Tree,
+    rms: &mut [RootMove],
+    depth: i32,
+    alpha: Score,
+    beta: Score,
+    multipv: usize,
+) -> Option<Score> {
+    let mut best = -INFINITE;
+    let mut a = alpha;
+    let mut searched = 0;
+    for (i, rm) in rms.iter_mut().enumerate() {
+        let full = i == 0 || multipv > 1;
+        let window_alpha = if multipv > 1 { alpha } else { a };
+        let s = tree.search_root_move(rm.mv, depth, window_alpha, beta, full);
+        if tree.aborted {
+            return None;
+        }
+        searched = i + 1;
+        rm.score = s;
+        if full || s > a {
+            rm.pv = tree.root_pv();
+        }
+        if s > best {
+            best = s;
+        }
+        if s > a {
+            a = s;
+            if s >= beta && multipv == 1 {
+                break;
+            }
+        }
+    }
+    for r in rms[searched..].iter_mut() {
+        r.score = -INFINITE;
+    }
+    // Stable: among equal scores the earlier (better ordered) move stays first.
+    rms.sort_by_key(|r| std::cmp::Reverse(r.score));
+    Some(best)
+}
+
+#[cfg(test)]
+mod tests;

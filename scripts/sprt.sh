@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# SPRT between two git revisions of Sente.
+#
+#   scripts/sprt.sh BASE NEW [extra sente-arena options]
+#
+# Builds pbrain-sente at BASE and at NEW side by side (git worktrees in a
+# temporary directory, cargo build --release), builds sente-arena from the
+# current checkout, and runs an SPRT of NEW (engine 1) against BASE
+# (engine 2) at a fast time control from the default opening suite. The
+# arena prints one line per game and a summary; the exit status is 0 when
+# the test finished (passed or failed) and the JSON lands in $JSON.
+#
+# Settings (environment variables, defaults in brackets):
+#   SHARED       folder holding openings/        [<repo>/../shared, or beside an ancestor]
+#   OPENINGS     opening file                    [$SHARED/openings/<rule><size>.txt]
+#   RULE [0]  SIZE [15]  TURN ms [200]  MATCH ms [10000]  TOLERANCE ms [300]
+#   MEMORY [350M]  ELO0 [0]  ELO1 [10]  ALPHA [0.05]  BETA [0.05]
+#   CONCURRENCY [1]  GAMES (cap; default: until the SPRT decides)
+#   JSON [sprt-BASE-NEW.json in the current directory]
+#   TARGET_DIR   cargo target dir for the two builds (reuse it to save time)
+#   KEEP=1       keep the temporary directory
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+BASE=$1
+NEW=$2
+shift 2
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "${SHARED:-}" ]; then
+  # The shared/ folder beside the repository root (or beside an ancestor,
+  # for worktrees nested deeper).
+  SHARED=$REPO/../shared
+  dir=$REPO
+  while [ "$dir" != / ]; do
+    if [ -d "$dir/../shared/openings" ]; then SHARED=$(cd "$dir/../shared" && pwd); break; fi
+    dir=$(dirname "$dir")
+  done
+fi
+RULE=${RULE:-0}
+SIZE=${SIZE:-15}
+TURN=${TURN:-200}
+MATCH=${MATCH:-10000}
+TOLERANCE=${TOLERANCE:-300}
+MEMORY=${MEMORY:-350M}
+ELO0=${ELO0:-0}
+ELO1=${ELO1:-10}
+ALPHA=${ALPHA:-0.05}
+BETA=${BETA:-0.05}
+CONCURRENCY=${CONCURRENCY:-1}
+
+case "$RULE" in
+  0|freestyle) RULE_NAME=freestyle ;;
+  1|standard) RULE_NAME=standard ;;
+  4|renju) RULE_NAME=renju ;;
+  8|caro) RULE_NAME=caro ;;
+  *) echo "sprt.sh: unknown RULE $RULE" >&2; exit 2 ;;
+esac
+OPENINGS=${OPENINGS:-$SHARED/openings/$RULE_NAME$SIZE.txt}
+if [ ! -f "$OPENINGS" ]; then
+  echo "sprt.sh: no opening file $OPENINGS (set SHARED or OPENINGS)" >&2
+  exit 2
+fi
+
+base_rev=$(git -C "$REPO" rev-parse --verify "$BASE^{commit}")
+new_rev=$(git -C "$REPO" rev-parse --verify "$NEW^{commit}")
+JSON=${JSON:-$PWD/sprt-${base_rev:0:8}-${new_rev:0:8}.json}
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/sente-sprt.XXXXXX")
+TARGET_DIR=${TARGET_DIR:-$WORK/target}
+cleanup() {
+  for side in base new; do
+    if [ -d "$WORK/$side" ]; then
+      git -C "$REPO" worktree remove --force "$WORK/$side" >/dev/null 2>&1 || true
+    fi
+  done
+  git -C "$REPO" worktree prune >/dev/null 2>&1 || true
+  if [ "${KEEP:-0}" != 1 ]; then rm -rf "$WORK"; else echo "kept $WORK" >&2; fi
+}
+trap cleanup EXIT
+
+build() { # side revision
+  local side=$1 rev=$2
+  echo "== building $side at $rev" >&2
+  git -C "$REPO" worktree add --detach --quiet "$WORK/$side" "$rev"
+  (cd "$WORK/$side" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --release --quiet --bin pbrain-sente)
+  cp "$TARGET_DIR/release/pbrain-sente" "$WORK/pbrain-$side"
+}
+build base "$base_rev"
+build new "$new_rev"
+
+echo "== building sente-arena from the current checkout" >&2
+(cd "$REPO" && cargo build --release --quiet --bin sente-arena)
+ARENA=$REPO/target/release/sente-arena
+
+games_opt=()
+if [ -n "${GAMES:-}" ]; then games_opt=(--games "$GAMES"); fi
+
+echo "== SPRT new ${new_rev:0:8} vs base ${base_rev:0:8}: elo0 $ELO0 elo1 $ELO1 alpha $ALPHA beta $BETA, turn $TURN ms, game $MATCH ms, $OPENINGS" >&2
+"$ARENA" \
+  --engine1 "$WORK/pbrain-new" --name1 "new-${new_rev:0:8}" \
+  --engine2 "$WORK/pbrain-base" --name2 "base-${base_rev:0:8}" \
+  --rule "$RULE" --size "$SIZE" --turn "$TURN" --match "$MATCH" --tolerance "$TOLERANCE" \
+  --memory "$MEMORY" --openings "$OPENINGS" --concurrency "$CONCURRENCY" \
+  --sprt "$ELO0,$ELO1" --alpha "$ALPHA" --beta "$BETA" --json "$JSON" \
+  "${games_opt[@]}" "$@"
+echo "== JSON: $JSON" >&2

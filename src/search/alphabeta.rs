@@ -1,0 +1,294 @@
+//! The tree search: negamax principal-variation search with a transposition
+//! table, threat-aware move generation, late-move reductions for quiet moves
+//! only, mate-distance scores and a small tactical horizon (a five threat at
+//! a leaf is answered, an unanswerable open four is scored as a win).
+
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::Instant;
+
+use crate::game::board::Pos;
+use crate::types::{mate_in, mated_in, Score, INFINITE};
+
+use super::movegen::{generate, Gen, Position};
+use super::ordering::{is_tactical, Ordering, MAX_PLY};
+use super::time::TimePlan;
+use super::tt::{Bound, Tt};
+
+/// How often (in nodes) the clock and the stop flag are read.
+const CHECK_EVERY: u64 = 256;
+/// Moves searched at full depth before reductions start.
+const LMR_FULL_MOVES: usize = 3;
+const LMR_MIN_DEPTH: i32 = 3;
+
+/// Per-search state of the tree walk.
+pub struct Tree<'a, 'b> {
+    pub pos: Position<'b>,
+    pub tt: &'a mut Tt,
+    pub ord: &'a mut Ordering,
+    pub nodes: u64,
+    pub aborted: bool,
+    pub stop: &'a AtomicBool,
+    pub plan: TimePlan,
+    pub start: Instant,
+    pub max_nodes: u64,
+    pub seldepth: usize,
+    pv: Vec<[Pos; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    move_bufs: Vec<Vec<Pos>>,
+    score_bufs: Vec<Vec<(Pos, i32)>>,
+    scratch: Vec<Pos>,
+}
+
+impl<'a, 'b> Tree<'a, 'b> {
+    pub fn new(
+        pos: Position<'b>,
+        tt: &'a mut Tt,
+        ord: &'a mut Ordering,
+        stop: &'a AtomicBool,
+        plan: TimePlan,
+        start: Instant,
+        max_nodes: u64,
+    ) -> Self {
+        Tree {
+            pos,
+            tt,
+            ord,
+            nodes: 0,
+            aborted: false,
+            stop,
+            plan,
+            start,
+            max_nodes,
+            seldepth: 0,
+            pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            move_bufs: vec![Vec::new(); MAX_PLY + 1],
+            score_bufs: vec![Vec::new(); MAX_PLY + 1],
+            scratch: Vec::new(),
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.stop.load(AtomicOrdering::Relaxed)
+            || self.nodes >= self.max_nodes
+            || self.plan.out_of_time(self.elapsed_ms())
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// The principal variation found at ply 0 by the last `pvs` call there.
+    pub fn root_pv(&self) -> Vec<Pos> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    /// Generate the moves of the current node (used at the root).
+    pub fn generate(&mut self, out: &mut Vec<Pos>) -> Gen {
+        generate(&mut self.pos, out, &mut self.scratch)
+    }
+
+    fn set_pv(&mut self, ply: usize, m: Pos) {
+        self.pv[ply][0] = m;
+        let n = self.pv_len[ply + 1].min(MAX_PLY - ply);
+        for i in 0..n {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Search one root move (already chosen by the caller) to `depth`
+    /// within (alpha, beta); returns the score from the root's point of view
+    /// and leaves that move's PV in `root_pv()`.
+    pub fn search_root_move(
+        &mut self,
+        m: Pos,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        full: bool,
+    ) -> Score {
+        self.pos.make(m);
+        let mut score;
+        if full {
+            score = -self.pvs(depth - 1, -beta, -alpha, 1);
+        } else {
+            score = -self.pvs(depth - 1, -alpha - 1, -alpha, 1);
+            if score > alpha && score < beta && !self.aborted {
+                score = -self.pvs(depth - 1, -beta, -alpha, 1);
+            }
+        }
+        self.pos.unmake();
+        self.set_pv(0, m);
+        score
+    }
+
+    /// Negamax principal-variation search of the current position.
+    pub fn pvs(&mut self, mut depth: i32, mut alpha: Score, mut beta: Score, ply: usize) -> Score {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let stm = self.pos.stm();
+        let opp = stm.opposite();
+
+        // Immediate results.
+        if self.pos.ev.fives(stm) > 0 {
+            return mate_in(ply + 1);
+        }
+        if self.pos.ev.fives(opp) >= 2 {
+            return mated_in(ply + 2);
+        }
+        if self.pos.board.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.pos.ev.evaluate(stm);
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+
+        // At the horizon only a five threat is looked at: its block is
+        // searched to depth 0 (no extension), so this stays bounded.
+        let horizon = depth <= 0;
+        if horizon {
+            if self.pos.ev.fives(opp) == 0 {
+                if self.pos.open_four_win().is_some() {
+                    return mate_in(ply + 3);
+                }
+                return self.pos.ev.evaluate(stm);
+            }
+            depth = 1;
+        }
+
+        let key = self.pos.board.hash();
+        let mut hash_move = Pos::NONE;
+        if let Some(hit) = self.tt.probe(key, ply) {
+            hash_move = hit.mv;
+            if !pv_node && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let gen = generate(&mut self.pos, &mut moves, &mut self.scratch);
+        let forced = match gen {
+            Gen::Win(_) => {
+                self.move_bufs[ply] = moves;
+                return mate_in(ply + 1);
+            }
+            Gen::Lost => {
+                self.move_bufs[ply] = moves;
+                return mated_in(ply + 2);
+            }
+            Gen::Moves { forced } => forced,
+        };
+        if moves.is_empty() {
+            self.move_bufs[ply] = moves;
+            return 0;
+        }
+        if !forced {
+            if let Some(p) = self.pos.open_four_win() {
+                self.move_bufs[ply] = moves;
+                self.pv[ply][0] = p;
+                self.pv_len[ply] = 1;
+                return mate_in(ply + 3);
+            }
+        }
+        let mut scored = std::mem::take(&mut self.score_bufs[ply]);
+        self.ord
+            .score(&self.pos, ply, hash_move, &moves, &mut scored);
+        // A single forced reply costs no depth.
+        let extend = forced && scored.len() == 1 && !horizon;
+
+        let orig_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Pos::NONE;
+        let mut quiets_tried: Vec<Pos> = Vec::new();
+        for (i, &(m, _)) in scored.iter().enumerate() {
+            let quiet = !forced && !is_tactical(&self.pos, m) && m != hash_move;
+            let killer = self.ord.is_killer(ply, m);
+            self.pos.make(m);
+            let new_depth = if extend { depth } else { depth - 1 };
+            let mut score;
+            if i == 0 {
+                score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
+            } else {
+                let mut r = 0;
+                if quiet && !killer && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
+                    r = 1 + (i >= 8) as i32 + (i >= 20 && depth >= 6) as i32;
+                    r = r.min(new_depth - 1).max(0);
+                }
+                score = -self.pvs(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if r > 0 && score > alpha && !self.aborted {
+                    score = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            self.pos.unmake();
+            if self.aborted {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scored;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.ord.cutoff(ply, stm, m, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, depth, best, bound, best_move);
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scored;
+        best
+    }
+
+    /// Order the root moves for the first iteration.
+    pub fn order_root(&mut self, moves: &[Pos], hash_move: Pos) -> Vec<Pos> {
+        let mut scored = Vec::new();
+        self.ord.score(&self.pos, 0, hash_move, moves, &mut scored);
+        scored.into_iter().map(|(m, _)| m).collect()
+    }
+}

@@ -1,0 +1,364 @@
+//! Threat-aware move generation for the main search.
+//!
+//! - a five for the side to move ends the node (`Gen::Win`);
+//! - facing a five threat (the opponent's four): only the block, or a loss
+//!   when there are two or the block is forbidden to Black;
+//! - facing an open-four threat (the opponent's open three or split three):
+//!   only our own fours and the moves after which the opponent has no
+//!   open-four point left (verified by playing them);
+//! - otherwise every empty cell within distance 2 of a stone.
+//!
+//! Under renju, Black's forbidden points are never generated.
+
+use crate::eval::weights::Class;
+use crate::eval::Evaluator;
+use crate::game::board::{Board, Pos, EMPTY};
+use crate::game::pattern::Pattern;
+use crate::game::rules;
+use crate::types::{Color, Rule};
+
+/// A board with its incremental evaluation, moved together.
+pub struct Position<'a> {
+    pub board: &'a mut Board,
+    pub ev: Evaluator,
+}
+
+impl<'a> Position<'a> {
+    pub fn new(board: &'a mut Board) -> Position<'a> {
+        let ev = Evaluator::new(board);
+        Position { board, ev }
+    }
+
+    #[inline]
+    pub fn make(&mut self, p: Pos) {
+        self.board.play(p);
+        self.ev.update(self.board, p);
+    }
+
+    #[inline]
+    pub fn unmake(&mut self) {
+        if let Some(m) = self.board.unmake() {
+            self.ev.update(self.board, m.pos);
+        }
+    }
+
+    #[inline]
+    pub fn stm(&self) -> Color {
+        self.board.to_move()
+    }
+
+    /// Could the side `color` legally play the empty cell `p`?
+    /// (Only renju restricts Black; a five is always allowed.)
+    #[inline]
+    pub fn legal_for(&self, p: Pos, color: Color) -> bool {
+        if color != Color::Black || self.board.rules().rule != Rule::Renju {
+            return true;
+        }
+        match self.ev.class(p, Color::Black) {
+            Class::Five => true,
+            Class::Forbidden => false,
+            _ => {
+                let threes = (0..4)
+                    .filter(|&d| self.ev.pattern(p, Color::Black, d) == Pattern::Flex3)
+                    .count();
+                threes < 2 || !rules::is_forbidden(self.board, p)
+            }
+        }
+    }
+
+    /// Empty cells near stones (the first cell searched on an empty board is
+    /// its centre).
+    pub fn near_cells(&self, out: &mut Vec<Pos>) {
+        out.clear();
+        for &p in self.board.cells() {
+            if self.board.near_count(p) > 0 && self.board.cell(p) == EMPTY {
+                out.push(p);
+            }
+        }
+        if out.is_empty() {
+            let (w, h) = (self.board.width() as i64, self.board.height() as i64);
+            if let Some(c) = self.board.pos(w / 2, h / 2) {
+                if self.board.is_empty(c) {
+                    out.push(c);
+                }
+            }
+            if out.is_empty() {
+                out.extend(self.board.empty_cells());
+            }
+        }
+    }
+
+    /// The first near cell of class `class` for `color` (board order).
+    pub fn find_class(&self, color: Color, class: Class) -> Option<Pos> {
+        self.board
+            .cells()
+            .iter()
+            .copied()
+            .find(|&p| self.board.cell(p) == EMPTY && self.ev.class(p, color) == class)
+    }
+
+    /// A cell where `color` makes a five.
+    pub fn find_five(&self, color: Color) -> Option<Pos> {
+        if self.ev.fives(color) == 0 {
+            return None;
+        }
+        self.find_class(color, Class::Five)
+    }
+
+    /// Can the side to move make an open four that the opponent cannot
+    /// answer with a four of its own? Then it wins in 3 plies.
+    pub fn open_four_win(&self) -> Option<Pos> {
+        let stm = self.stm();
+        let opp = stm.opposite();
+        if self.ev.open_fours(stm) == 0 || self.ev.fours(opp) > 0 || self.ev.fives(opp) > 0 {
+            return None;
+        }
+        self.board.cells().iter().copied().find(|&p| {
+            self.board.cell(p) == EMPTY
+                && self.ev.class(p, stm) == Class::Flex4
+                && self.legal_for(p, stm)
+        })
+    }
+}
+
+/// What the generator found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gen {
+    /// The side to move makes a five here.
+    Win(Pos),
+    /// The side to move cannot stop a five next move.
+    Lost,
+    /// Moves are in the buffer; `forced` when they answer a threat.
+    Moves { forced: bool },
+}
+
+/// Generate the moves of the side to move into `out` (see the module doc).
+/// `scratch` is a work buffer.
+pub fn generate(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) -> Gen {
+    out.clear();
+    let stm = pos.stm();
+    let opp = stm.opposite();
+    if let Some(p) = pos.find_five(stm) {
+        return Gen::Win(p);
+    }
+    let opp_fives = pos.ev.fives(opp);
+    if opp_fives >= 2 {
+        return Gen::Lost;
+    }
+    if opp_fives == 1 {
+        match pos.find_five(opp) {
+            Some(p) if pos.legal_for(p, stm) => {
+                out.push(p);
+                return Gen::Moves { forced: true };
+            }
+            _ => return Gen::Lost,
+        }
+    }
+    if pos.ev.open_fours(opp) > 0 && defend_open_three(pos, out, scratch) {
+        return Gen::Moves { forced: true };
+    }
+    out.clear();
+    pos.near_cells(scratch);
+    for &p in scratch.iter() {
+        if pos.legal_for(p, stm) {
+            out.push(p);
+        }
+    }
+    Gen::Moves { forced: false }
+}
+
+/// Facing open-four points of the opponent: our fours plus the verified
+/// defences. False when the threat is not real (only forbidden points).
+fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>) -> bool {
+    let stm = pos.stm();
+    let opp = stm.opposite();
+    let dirs = pos.board.dirs();
+    cand.clear();
+    let mut real = false;
+    for i in 0..pos.board.cells().len() {
+        let q = pos.board.cells()[i];
+        if pos.board.cell(q) != EMPTY || pos.ev.class(q, opp) != Class::Flex4 {
+            continue;
+        }
+        if !pos.legal_for(q, opp) {
+            continue;
+        }
+        real = true;
+        if !cand.contains(&q) {
+            cand.push(q);
+        }
+        for (d, &off) in dirs.iter().enumerate() {
+            if pos.ev.pattern(q, opp, d) != Pattern::Flex4 {
+                continue;
+            }
+            for k in 1..=5isize {
+                for r in [q.offset(k * off), q.offset(-k * off)] {
+                    if pos.board.cell(r) == EMPTY && !cand.contains(&r) {
+                        cand.push(r);
+                    }
+                }
+            }
+        }
+    }
+    if !real {
+        return false;
+    }
+    // Our own fours are always worth a look: the opponent must answer them.
+    for &p in pos.board.cells() {
+        if pos.board.cell(p) == EMPTY
+            && pos.ev.class(p, stm).is_four_or_more()
+            && pos.legal_for(p, stm)
+            && !out.contains(&p)
+        {
+            out.push(p);
+        }
+    }
+    let fours = out.len();
+    for &p in cand.iter() {
+        if out[..fours].contains(&p) || !pos.legal_for(p, stm) {
+            continue;
+        }
+        pos.make(p);
+        let defended = pos.ev.open_fours(opp) == 0;
+        pos.unmake();
+        if defended {
+            out.push(p);
+        }
+    }
+    if out.is_empty() {
+        // No defence exists: any candidate loses, search them all anyway.
+        for &p in cand.iter() {
+            if pos.legal_for(p, stm) {
+                out.push(p);
+            }
+        }
+    }
+    !out.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::RuleSet;
+
+    fn gen_of(text: &str, rules: RuleSet) -> (Board, Gen, Vec<(usize, usize)>) {
+        let mut b = Board::from_ascii(text, rules).unwrap();
+        let mut copy = b.clone();
+        let mut pos = Position::new(&mut copy);
+        let (mut out, mut s) = (vec![], vec![]);
+        let g = generate(&mut pos, &mut out, &mut s);
+        let xy = out.iter().map(|&p| b.xy(p)).collect();
+        b.set_to_move(b.to_move());
+        (b, g, xy)
+    }
+
+    #[test]
+    fn facing_a_four_only_blocks() {
+        let (b, g, xy) = gen_of(
+            "
+            . . . . . . . . .
+            . X X X X O . . .
+            . . . . . . . . .
+            . . O O . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            RuleSet::FREESTYLE,
+        );
+        assert_eq!(b.to_move(), Color::White);
+        assert_eq!(g, Gen::Moves { forced: true });
+        assert_eq!(xy, vec![(0, 1)]);
+    }
+
+    #[test]
+    fn own_five_wins_first() {
+        let (b, g, _) = gen_of(
+            "
+            . . . . . . . . .
+            . X X X X . . . .
+            . . . . . . . . .
+            . O O O O . . . .
+            . . . . . . . . X",
+            RuleSet::FREESTYLE,
+        );
+        assert_eq!(b.to_move(), Color::White);
+        match g {
+            Gen::Win(p) => assert!(b.xy(p) == (0, 3) || b.xy(p) == (5, 3)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn open_four_is_lost() {
+        let (_, g, _) = gen_of(
+            "
+            . . . . . . . . .
+            . . X X X X . . .
+            . . . . . . . . .
+            . O O O . . . . .
+            . . . . . . . . .",
+            RuleSet::FREESTYLE,
+        );
+        assert_eq!(g, Gen::Lost);
+    }
+
+    #[test]
+    fn open_three_gets_defences_and_fours_only() {
+        let (b, g, xy) = gen_of(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . X X X . . . . .
+            . . . . . . . . . . .
+            . O O O . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . X",
+            RuleSet::FREESTYLE,
+        );
+        assert_eq!(b.to_move(), Color::White);
+        assert_eq!(g, Gen::Moves { forced: true });
+        // White's fours: (0,4) and (4,4)
+        assert!(xy.contains(&(0, 4)) && xy.contains(&(4, 4)), "{xy:?}");
+        // Defences of . . X X X . . : the two adjacent points (and the far
+        // points also stop an open four here: (1,2) leaves X X X . . only).
+        assert!(xy.contains(&(2, 2)) && xy.contains(&(6, 2)), "{xy:?}");
+        assert!(!xy.contains(&(5, 5)), "{xy:?}");
+        for &(_, y) in &xy {
+            assert!(y == 2 || y == 4, "{xy:?}");
+        }
+    }
+
+    #[test]
+    fn renju_black_never_gets_forbidden_points() {
+        let rules = RuleSet {
+            rule: Rule::Renju,
+            continuous: false,
+        };
+        let mut b = Board::from_ascii(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . X X . . . . . .
+            . . . . . . . . . . .
+            . . . . . . O . . . .
+            . . . . O . . O . . .
+            . . . . . . . O . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .",
+            rules,
+        )
+        .unwrap();
+        assert_eq!(b.to_move(), Color::Black);
+        let forb = b.pos(5, 4).unwrap();
+        assert!(rules::is_forbidden(&b, forb));
+        let mut pos = Position::new(&mut b);
+        let (mut out, mut s) = (vec![], vec![]);
+        let g = generate(&mut pos, &mut out, &mut s);
+        assert_eq!(g, Gen::Moves { forced: false });
+        assert!(!out.is_empty());
+        assert!(!out.contains(&forb));
+    }
+}

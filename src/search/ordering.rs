@@ -1,0 +1,118 @@
+//! Move ordering: hash move first, then threat-ordered moves (our fives and
+//! fours, blocks of the opponent's, threes, ...), killers and history.
+
+use crate::eval::weights::{Class, ATTACK_ORDER, DEFEND_ORDER};
+use crate::game::board::{Pos, MAX_CELLS};
+use crate::types::Color;
+
+use super::movegen::Position;
+
+pub const MAX_PLY: usize = 128;
+
+const HASH_BONUS: i32 = 1 << 28;
+const KILLER_BONUS: [i32; 2] = [900, 800];
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Killer moves per ply and a history table per colour.
+pub struct Ordering {
+    killers: Vec<[Pos; 2]>,
+    history: Vec<i32>,
+}
+
+impl Default for Ordering {
+    fn default() -> Self {
+        Ordering {
+            killers: vec![[Pos::NONE; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * MAX_CELLS],
+        }
+    }
+}
+
+impl Ordering {
+    pub fn clear(&mut self) {
+        self.killers.fill([Pos::NONE; 2]);
+        self.history.fill(0);
+    }
+
+    /// Start of a search: forget killers, fade history.
+    pub fn new_search(&mut self) {
+        self.killers.fill([Pos::NONE; 2]);
+        for h in self.history.iter_mut() {
+            *h /= 4;
+        }
+    }
+
+    #[inline]
+    fn hist_idx(color: Color, p: Pos) -> usize {
+        color.index() * MAX_CELLS + p.idx()
+    }
+
+    #[inline]
+    pub fn is_killer(&self, ply: usize, p: Pos) -> bool {
+        self.killers[ply].contains(&p)
+    }
+
+    /// A quiet move caused a cutoff: remember it, reward it and punish the
+    /// quiet moves tried before it.
+    pub fn cutoff(&mut self, ply: usize, color: Color, mv: Pos, depth: i32, tried: &[Pos]) {
+        let k = &mut self.killers[ply];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+        let bonus = (depth * depth).min(400);
+        self.bump(color, mv, bonus);
+        for &q in tried {
+            if q != mv {
+                self.bump(color, q, -bonus);
+            }
+        }
+    }
+
+    #[inline]
+    fn bump(&mut self, color: Color, p: Pos, bonus: i32) {
+        let h = &mut self.history[Self::hist_idx(color, p)];
+        // Gravity: values stay within ±HISTORY_MAX.
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Score every move for ordering, best first after sorting.
+    pub fn score(
+        &self,
+        pos: &Position,
+        ply: usize,
+        hash_move: Pos,
+        moves: &[Pos],
+        out: &mut Vec<(Pos, i32)>,
+    ) {
+        out.clear();
+        let stm = pos.stm();
+        let opp = stm.opposite();
+        for &m in moves {
+            let s = if m == hash_move {
+                HASH_BONUS
+            } else {
+                let own = pos.ev.class(m, stm);
+                let theirs = pos.ev.class(m, opp);
+                let mut s = ATTACK_ORDER[own as usize]
+                    + DEFEND_ORDER[theirs as usize]
+                    + pos.ev.value(m, stm)
+                    + pos.ev.value(m, opp) / 2;
+                if let Some(i) = self.killers[ply].iter().position(|&k| k == m) {
+                    s += KILLER_BONUS[i];
+                }
+                s + self.history[Self::hist_idx(stm, m)] / 64
+            };
+            out.push((m, s));
+        }
+        // Ties broken by position so the order never depends on the sort.
+        out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0)));
+    }
+}
+
+/// Is the move tactical (never reduced): it makes or stops a three or more.
+#[inline]
+pub fn is_tactical(pos: &Position, m: Pos) -> bool {
+    let stm = pos.stm();
+    pos.ev.class(m, stm) >= Class::Flex3 || pos.ev.class(m, stm.opposite()) >= Class::Flex3
+}

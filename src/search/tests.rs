@@ -1,0 +1,286 @@
+//! Search tests: tactics with known answers (ASCII boards), limits, the
+//! board left unchanged, determinism.
+
+use super::*;
+use crate::game::rules;
+use crate::types::{Color, Rule, RuleSet};
+
+fn rules_of(rule: Rule) -> RuleSet {
+    RuleSet {
+        rule,
+        continuous: false,
+    }
+}
+
+fn depth_req(depth: u32) -> SearchRequest {
+    SearchRequest::new(Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    })
+}
+
+fn best_of(text: &str, rule: Rule, depth: u32) -> (Board, SearchResult) {
+    let mut b = Board::from_ascii(text, rules_of(rule)).unwrap();
+    let before = b.clone();
+    let mut s = Searcher::with_tt_bytes(1 << 20);
+    let r = s.search(&mut b, &depth_req(depth), &mut |_| {});
+    assert_eq!(b.hash(), before.hash(), "board restored");
+    assert_eq!(b.history().len(), before.history().len());
+    assert!(b.in_board(r.best) && b.is_empty(r.best));
+    (b, r)
+}
+
+const WIN_IN_ONE: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . O O O O . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . X X X X . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . X
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .";
+
+#[test]
+fn takes_a_five_and_blocks_one() {
+    // Black to move (5 v 4... counts: X 5, O 4 -> White to move).
+    let (b, r) = best_of(WIN_IN_ONE, Rule::Freestyle, 4);
+    assert_eq!(b.to_move(), Color::White);
+    let xy = b.xy(r.best);
+    assert!(xy == (3, 4) || xy == (8, 4), "{xy:?}");
+    assert_eq!(r.score, mate_in(1));
+    // Without White's four White must block Black's.
+    let text = WIN_IN_ONE.replace(". . . . O O O O . . .", ". . . . O O O . . . .");
+    let text = text.replacen(
+        ". . . . . . . . . . . . . . .",
+        ". . . . . . . . . O . . . . .",
+        1,
+    );
+    let (b, r) = best_of(&text, Rule::Freestyle, 4);
+    let xy = b.xy(r.best);
+    assert!(xy == (2, 6) || xy == (7, 6), "{xy:?}");
+}
+
+#[test]
+fn answers_a_four_even_when_losing_otherwise() {
+    let text = "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . X X X X O . . . .
+        . . . . . . . . . . .
+        . . . O O . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . X";
+    let (b, r) = best_of(text, Rule::Freestyle, 5);
+    assert_eq!(b.to_move(), Color::White);
+    assert_eq!(b.xy(r.best), (1, 2));
+}
+
+#[test]
+fn makes_an_open_four_for_a_win() {
+    let text = "
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . X X X . . . . .
+        . . . . . . . . . . . .
+        . . . . . O . . . . . .
+        . . . . . . . O . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . O";
+    let (b, r) = best_of(text, Rule::Freestyle, 5);
+    assert_eq!(b.to_move(), Color::Black);
+    let xy = b.xy(r.best);
+    assert!(xy == (3, 2) || xy == (7, 2), "{xy:?}");
+    assert!(r.score >= MATE_BOUND_TEST, "{}", r.score);
+}
+
+const MATE_BOUND_TEST: Score = crate::types::MATE_BOUND;
+
+#[test]
+fn defends_an_open_three() {
+    let text = "
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . X X X . . . . .
+        . . . . . . . . . . . .
+        . . . . . O . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . X";
+    let (b, r) = best_of(text, Rule::Freestyle, 4);
+    assert_eq!(b.to_move(), Color::White);
+    let xy = b.xy(r.best);
+    assert!(
+        [(3, 2), (7, 2), (2, 2), (8, 2)].contains(&xy),
+        "{xy:?} score {}",
+        r.score
+    );
+    assert!(r.score > -MATE_BOUND_TEST);
+}
+
+#[test]
+fn exactly_five_is_not_a_win_with_overline() {
+    // Standard: X X X X . X makes six at (4,1)... Black must look elsewhere;
+    // under freestyle it is a win.
+    let text = "
+        . . . . . . . . . . O
+        X X X X . X . . . . .
+        . . . . . . . . . . .
+        . O O . O . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . O";
+    let (b, r) = best_of(text, Rule::Freestyle, 3);
+    assert_eq!(b.to_move(), Color::Black);
+    assert_eq!(b.xy(r.best), (4, 1));
+    let (b, r) = best_of(text, Rule::Standard, 3);
+    assert_ne!(b.xy(r.best), (4, 1));
+}
+
+#[test]
+fn caro_blocked_five_is_not_a_win() {
+    // O X X X X . O: the five at (5,1) would be blocked at both ends.
+    let text = "
+        . . . . . . . . . . .
+        O X X X X . O . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . O . . . . . . . .
+        . . . . . . O . . . .";
+    let (b, r) = best_of(text, Rule::Caro, 3);
+    assert_eq!(b.to_move(), Color::Black);
+    assert!(r.score < MATE_BOUND_TEST, "{}", r.score);
+    let (b, r) = best_of(text, Rule::Freestyle, 3);
+    assert_eq!(b.xy(r.best), (5, 1));
+}
+
+#[test]
+fn renju_black_never_plays_forbidden() {
+    // (5,4) is a double three for Black and also its most natural move.
+    let text = "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . . . X X . . . . . .
+        . . . . . . . . . . .
+        . . . . . . O . . . .
+        . . . . O . . O . . .
+        . . . . . . . O . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .";
+    let (b, r) = best_of(text, Rule::Renju, 4);
+    assert_eq!(b.to_move(), Color::Black);
+    assert!(!rules::is_forbidden(&b, r.best));
+    assert_ne!(b.xy(r.best), (5, 4));
+    for (m, _) in &r.ranked {
+        assert!(!rules::is_forbidden(&b, *m));
+    }
+}
+
+#[test]
+fn limits_are_honoured() {
+    let mut b = Board::from_ascii(
+        "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X O . . . . . . .
+        . . . . . . O X . . . . . . .
+        . . . . . . . . . . . . . . .",
+        RuleSet::FREESTYLE,
+    )
+    .unwrap();
+    let mut s = Searcher::with_tt_bytes(1 << 20);
+    let mut infos = vec![];
+    let r = s.search(&mut b, &depth_req(3), &mut |i| infos.push(i.depth));
+    assert_eq!(r.depth, 3);
+    assert_eq!(infos, vec![1, 2, 3]);
+    let req = SearchRequest::new(Limits {
+        max_nodes: Some(2_000),
+        ..Limits::default()
+    });
+    let r = s.search(&mut b, &req, &mut |_| {});
+    assert!(r.nodes < 2_000 + 2 * CHECK_SLACK, "{}", r.nodes);
+    assert!(b.is_empty(r.best));
+    // timeout_turn 0: one shallow iteration.
+    let req = SearchRequest::new(Limits {
+        turn_ms: Some(0),
+        ..Limits::default()
+    });
+    let r = s.search(&mut b, &req, &mut |_| {});
+    assert_eq!(r.depth, 1);
+    assert!(b.is_empty(r.best));
+    // A stop flag set before the search still yields a legal move.
+    let req = SearchRequest::new(Limits::default());
+    req.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let r = s.search(&mut b, &req, &mut |_| {});
+    assert!(b.is_empty(r.best));
+}
+
+const CHECK_SLACK: u64 = 256;
+
+#[test]
+fn multipv_ranks_distinct_moves() {
+    let mut b = Board::from_ascii(
+        "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . X O . . . . .
+        . . . . . X . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .",
+        RuleSet::FREESTYLE,
+    )
+    .unwrap();
+    let mut s = Searcher::with_tt_bytes(1 << 20);
+    let mut req = depth_req(3);
+    req.multipv = 4;
+    let r = s.search(&mut b, &req, &mut |_| {});
+    assert_eq!(r.ranked.len(), 4);
+    assert_eq!(r.ranked[0].0, r.best);
+    for w in r.ranked.windows(2) {
+        assert!(w[0].1 >= w[1].1);
+        assert_ne!(w[0].0, w[1].0);
+    }
+}
+
+#[test]
+fn same_search_same_nodes() {
+    let text = "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X O . . . . . . .
+        . . . . . . O X . . . . . . .
+        . . . . . X . . . . . . . . .
+        . . . . . . . . . . . . . . .";
+    let mut counts = vec![];
+    for _ in 0..2 {
+        let mut b = Board::from_ascii(text, RuleSet::FREESTYLE).unwrap();
+        let mut s = Searcher::with_tt_bytes(1 << 20);
+        counts.push(s.search(&mut b, &depth_req(4), &mut |_| {}).nodes);
+    }
+    assert_eq!(counts[0], counts[1]);
+}
+
+#[test]
+fn empty_and_full_boards() {
+    let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();
+    let mut s = Searcher::with_tt_bytes(1 << 20);
+    let r = s.search(&mut b, &depth_req(2), &mut |_| {});
+    assert_eq!(b.xy(r.best), (7, 7));
+    let mut b = Board::square(5, RuleSet::FREESTYLE).unwrap();
+    // Fill without fives: a pattern of pairs.
+    for y in 0..5i64 {
+        for x in 0..5i64 {
+            let c = if ((x / 2) + y) % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            b.try_make(x, y, c).unwrap();
+        }
+    }
+    let r = s.search(&mut b, &depth_req(2), &mut |_| {});
+    assert!(r.best.is_none());
+}

@@ -1,0 +1,211 @@
+//! Time manager: turns the manager's limits (timeout_turn, timeout_match,
+//! time_left) into a per-move plan: an optimum ("soft": do not start another
+//! iteration after this) and a maximum ("hard": abort the search). Both are
+//! pure functions of the limits and elapsed time, so they are tested without
+//! sleeping; the searcher reads the clock.
+//!
+//! Safety: the turn limit is cut by max(30 ms, 10 %), the game clock by
+//! max(50 ms, 5 %) and never more than a third of what is left is spent on one
+//! move, because managers measure from when they sent the command and the
+//! machine may be busy.
+
+use super::Limits;
+
+/// `time_left` value managers send when the game is not timed.
+pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
+
+/// Turn time used when the manager gave no time control at all.
+pub const DEFAULT_TURN_MS: u64 = 5_000;
+
+/// Per-move plan in milliseconds from `Limits::start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimePlan {
+    /// Do not start a new iteration once this much time is used.
+    pub soft_ms: u64,
+    /// Abort the search at this point.
+    pub hard_ms: u64,
+    /// `timeout_turn 0`: answer at once (one shallow iteration, no clock).
+    pub instant: bool,
+    /// No time limit at all (only depth/node limits or a stop command).
+    pub unlimited: bool,
+}
+
+/// Safety margin for the per-turn limit.
+pub fn turn_margin(turn_ms: u64) -> u64 {
+    (turn_ms / 10).max(30)
+}
+
+/// Safety margin for the remaining game time.
+pub fn clock_margin(left_ms: u64) -> u64 {
+    (left_ms / 20).max(50)
+}
+
+/// Estimate of how many more moves we will have to make.
+pub fn moves_to_go(empty_cells: usize) -> u64 {
+    ((empty_cells / 6) as u64).clamp(8, 30)
+}
+
+/// Build the plan for one move. `empty_cells` feeds the moves-to-go estimate.
+pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
+    if limits.turn_ms == Some(0) {
+        return TimePlan {
+            soft_ms: 0,
+            hard_ms: 0,
+            instant: true,
+            unlimited: false,
+        };
+    }
+    let mut hard: Option<u64> = None;
+    let mut soft: Option<u64> = None;
+    if let Some(turn) = limits.turn_ms {
+        let h = turn.saturating_sub(turn_margin(turn)).max(1);
+        hard = Some(h);
+        // Alone, the turn limit is ours to use; stop iterating at half of it
+        // because the next iteration usually takes longer than all before it.
+        soft = Some(h / 2);
+    }
+    let match_limited = limits.match_ms.map(|m| m > 0).unwrap_or(false);
+    let left = match limits.time_left_ms {
+        Some(l) if l < UNLIMITED_LEFT => Some(l.max(0) as u64),
+        Some(_) => None,
+        None if match_limited => limits.match_ms,
+        None => None,
+    };
+    if let Some(left) = left {
+        let usable = left.saturating_sub(clock_margin(left));
+        let per_move = usable / moves_to_go(empty_cells);
+        let h = (usable / 3).min(per_move.saturating_mul(4)).max(1);
+        hard = Some(hard.map_or(h, |x| x.min(h)));
+        let s = (per_move / 2).max(1);
+        soft = Some(soft.map_or(s, |x| x.min(s)));
+    }
+    match (soft, hard) {
+        (Some(s), Some(h)) => TimePlan {
+            soft_ms: s.min(h),
+            hard_ms: h,
+            instant: false,
+            unlimited: false,
+        },
+        _ => {
+            if limits.max_depth.is_some() || limits.max_nodes.is_some() {
+                TimePlan {
+                    soft_ms: u64::MAX,
+                    hard_ms: u64::MAX,
+                    instant: false,
+                    unlimited: true,
+                }
+            } else {
+                let h = DEFAULT_TURN_MS - turn_margin(DEFAULT_TURN_MS);
+                TimePlan {
+                    soft_ms: h / 2,
+                    hard_ms: h,
+                    instant: false,
+                    unlimited: false,
+                }
+            }
+        }
+    }
+}
+
+impl TimePlan {
+    /// After a completed iteration: is it time to answer?
+    pub fn stop_iterating(&self, elapsed_ms: u64) -> bool {
+        !self.unlimited && elapsed_ms >= self.soft_ms
+    }
+
+    /// During the search: must we abort now?
+    pub fn out_of_time(&self, elapsed_ms: u64) -> bool {
+        !self.unlimited && !self.instant && elapsed_ms >= self.hard_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(turn: Option<u64>, matchm: Option<u64>, left: Option<i64>) -> Limits {
+        Limits {
+            turn_ms: turn,
+            match_ms: matchm,
+            time_left_ms: left,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn turn_limit_keeps_a_margin() {
+        for turn in [50u64, 100, 1_000, 5_000, 30_000] {
+            let p = plan(&limits(Some(turn), None, None), 200);
+            assert!(p.hard_ms + 30 <= turn, "{turn}: {p:?}");
+            assert!(p.hard_ms * 10 <= turn * 9, "{turn}: {p:?}");
+            assert!(p.soft_ms <= p.hard_ms);
+            if turn >= 100 {
+                assert!(p.hard_ms >= turn / 2, "uses most of the turn: {p:?}");
+            }
+            assert!(!p.stop_iterating(0));
+            assert!(p.out_of_time(p.hard_ms));
+            assert!(!p.out_of_time(p.hard_ms - 1));
+        }
+    }
+
+    #[test]
+    fn zero_turn_answers_at_once() {
+        let p = plan(&limits(Some(0), Some(100_000), Some(50_000)), 200);
+        assert!(p.instant);
+        assert!(p.stop_iterating(0));
+    }
+
+    #[test]
+    fn game_clock_bounds_every_move() {
+        // 30 s turns but only 2 s left in the game.
+        let p = plan(&limits(Some(30_000), Some(180_000), Some(2_000)), 150);
+        assert!(p.hard_ms <= 2_000 / 3, "{p:?}");
+        assert!(p.soft_ms <= p.hard_ms);
+        // Negative or zero time left: still a tiny, non-zero budget.
+        let p = plan(&limits(Some(30_000), Some(180_000), Some(-5)), 150);
+        assert!(p.hard_ms <= 1, "{p:?}");
+        // Spending the plan move after move never empties the clock.
+        let mut left: i64 = 60_000;
+        for mv in 0..100 {
+            let p = plan(
+                &limits(Some(10_000), Some(60_000), Some(left)),
+                225 - 2 * mv,
+            );
+            assert!((p.hard_ms as i64) < left.max(1), "{mv}: {p:?} left {left}");
+            left -= p.hard_ms as i64;
+        }
+        assert!(left > 0);
+    }
+
+    #[test]
+    fn unlimited_clock_uses_the_turn() {
+        let p = plan(&limits(Some(1_000), Some(0), Some(UNLIMITED_LEFT)), 200);
+        assert_eq!(p.hard_ms, 900);
+        let q = plan(&limits(Some(1_000), None, None), 200);
+        assert_eq!(p, q);
+    }
+
+    #[test]
+    fn match_time_without_time_left_is_used() {
+        let p = plan(&limits(None, Some(60_000), None), 200);
+        assert!(!p.unlimited);
+        assert!(p.hard_ms <= 20_000 && p.soft_ms < p.hard_ms, "{p:?}");
+    }
+
+    #[test]
+    fn depth_or_node_limits_alone_are_untimed() {
+        let mut l = limits(None, None, None);
+        l.max_depth = Some(4);
+        let p = plan(&l, 200);
+        assert!(p.unlimited && !p.stop_iterating(u64::MAX - 1) && !p.out_of_time(u64::MAX));
+        let p = plan(&limits(None, None, None), 200);
+        assert!(!p.unlimited && p.hard_ms < DEFAULT_TURN_MS);
+    }
+
+    #[test]
+    fn fewer_empty_cells_mean_more_time_per_move() {
+        let early = plan(&limits(None, Some(100_000), Some(100_000)), 220);
+        let late = plan(&limits(None, Some(100_000), Some(100_000)), 30);
+        assert!(late.soft_ms > early.soft_ms);
+    }
+}

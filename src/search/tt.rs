@@ -1,0 +1,281 @@
+//! Transposition table: 64-byte buckets of five 12-byte entries, indexed by
+//! the board's Zobrist key (side to move included). Entries carry a 32-bit
+//! key check, depth, bound, score (mate scores stored relative to the node,
+//! so they stay right wherever the position recurs), best move and the
+//! search generation; replacement prefers keeping deep and current entries.
+
+use crate::game::Pos;
+use crate::types::{Score, MATE_BOUND};
+
+/// How a stored score bounds the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Score is an upper bound (fail low).
+    Upper = 1,
+    /// Score is a lower bound (fail high).
+    Lower = 2,
+    Exact = 3,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Entry {
+    check: u32,
+    mv: u16,
+    score: i16,
+    depth: u8,
+    /// Generation in the high 6 bits, bound in the low 2 (0 = empty slot).
+    gen_bound: u8,
+    _pad: i16,
+}
+
+const ENTRIES: usize = 5;
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    e: [Entry; ENTRIES],
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 12);
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub mv: Pos,
+    pub score: Score,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+pub struct Tt {
+    buckets: Vec<Bucket>,
+    generation: u8,
+    pub probes: u64,
+    pub hits: u64,
+}
+
+/// Mate scores are stored as distance from the node, not from the root.
+#[inline]
+pub fn to_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score + ply as Score
+    } else if score <= -MATE_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+#[inline]
+pub fn from_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score - ply as Score
+    } else if score <= -MATE_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+impl Tt {
+    /// A table of about `bytes` (at least one bucket).
+    pub fn new(bytes: usize) -> Tt {
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        Tt {
+            buckets: vec![Bucket::default(); n],
+            generation: 0,
+            probes: 0,
+            hits: 0,
+        }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forget everything (YXHASHCLEAR, new game).
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+        self.probes = 0;
+        self.hits = 0;
+    }
+
+    /// Start a new search: older entries become cheaper to replace.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn check(key: u64) -> u32 {
+        // The low bits pick the bucket; check with bits it does not use.
+        (key >> 8) as u32 | 1
+    }
+
+    pub fn probe(&mut self, key: u64, ply: usize) -> Option<Hit> {
+        self.probes += 1;
+        let check = Self::check(key);
+        let b = &self.buckets[self.index(key)];
+        for e in &b.e {
+            if e.check == check && e.gen_bound & 3 != 0 {
+                self.hits += 1;
+                let bound = match e.gen_bound & 3 {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    _ => Bound::Exact,
+                };
+                return Some(Hit {
+                    mv: Pos(e.mv),
+                    score: from_tt(e.score as Score, ply),
+                    depth: e.depth as i32,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    pub fn store(&mut self, key: u64, ply: usize, depth: i32, score: Score, bound: Bound, mv: Pos) {
+        let check = Self::check(key);
+        let generation = self.generation;
+        let idx = self.index(key);
+        let b = &mut self.buckets[idx];
+        // Same position: overwrite unless the old entry is much deeper and current.
+        let mut slot = None;
+        for (i, e) in b.e.iter().enumerate() {
+            if e.check == check && e.gen_bound & 3 != 0 {
+                slot = Some(i);
+                break;
+            }
+        }
+        let depth_u8 = depth.clamp(0, 255) as u8;
+        let i = match slot {
+            Some(i) => {
+                let e = &b.e[i];
+                let current = e.gen_bound >> 2 == generation;
+                if current && bound != Bound::Exact && (e.depth as i32) > depth + 2 {
+                    return;
+                }
+                i
+            }
+            None => {
+                // Victim: the shallowest, older generations first.
+                let mut best = 0;
+                let mut best_val = i32::MAX;
+                for (i, e) in b.e.iter().enumerate() {
+                    if e.gen_bound & 3 == 0 {
+                        best = i;
+                        break;
+                    }
+                    let age = ((generation as i32 - (e.gen_bound >> 2) as i32) + 64) & 63;
+                    let val = e.depth as i32 - 8 * age;
+                    if val < best_val {
+                        best_val = val;
+                        best = i;
+                    }
+                }
+                best
+            }
+        };
+        let e = &mut b.e[i];
+        let keep_move = slot.is_some() && mv.is_none();
+        *e = Entry {
+            check,
+            mv: if keep_move { e.mv } else { mv.0 },
+            score: to_tt(score, ply) as i16,
+            depth: depth_u8,
+            gen_bound: (generation << 2) | bound as u8,
+            _pad: 0,
+        };
+    }
+
+    /// Share of probes that found an entry (0..1).
+    pub fn hit_rate(&self) -> f64 {
+        if self.probes == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.probes as f64
+        }
+    }
+
+    /// Per mille of the first 1000 buckets' slots holding current entries.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.buckets.len().min(1000);
+        let used: usize = self.buckets[..n]
+            .iter()
+            .map(|b| {
+                b.e.iter()
+                    .filter(|e| e.gen_bound & 3 != 0 && e.gen_bound >> 2 == self.generation)
+                    .count()
+            })
+            .sum();
+        (used * 1000 / (n * ENTRIES)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{mate_in, mated_in};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let mut tt = Tt::new(1 << 16);
+        tt.store(0xdead_beef_1234_5678, 3, 7, 42, Bound::Exact, Pos(99));
+        let h = tt.probe(0xdead_beef_1234_5678, 3).unwrap();
+        assert_eq!(h.mv, Pos(99));
+        assert_eq!(h.score, 42);
+        assert_eq!(h.depth, 7);
+        assert_eq!(h.bound, Bound::Exact);
+        assert!(tt.probe(0x1111_2222_3333_4444, 0).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234_5678, 3).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_ply_adjusted() {
+        let mut tt = Tt::new(1 << 16);
+        // Win found 9 plies from the root at a node of ply 4: 5 plies from the node.
+        tt.store(77, 4, 5, mate_in(9), Bound::Lower, Pos::NONE);
+        // Reached again at ply 2 it is a win in 7 from the root.
+        assert_eq!(tt.probe(77, 2).unwrap().score, mate_in(7));
+        tt.store(78, 4, 5, mated_in(10), Bound::Upper, Pos::NONE);
+        assert_eq!(tt.probe(78, 6).unwrap().score, mated_in(12));
+    }
+
+    #[test]
+    fn replacement_keeps_deep_current_entries() {
+        // A single bucket: every key collides.
+        let mut tt = Tt::new(64);
+        tt.store(1 << 20, 0, 30, 1, Bound::Exact, Pos(5));
+        for k in 2..40u64 {
+            tt.store(k << 20, 0, 1, 0, Bound::Exact, Pos(6));
+        }
+        assert_eq!(tt.probe(1 << 20, 0).unwrap().depth, 30);
+        // Old generations give way.
+        for _ in 0..10 {
+            tt.new_search();
+        }
+        for k in 40..50u64 {
+            tt.store(k << 20, 0, 1, 0, Bound::Exact, Pos(6));
+        }
+        assert!(tt.probe(1 << 20, 0).is_none());
+    }
+
+    #[test]
+    fn same_key_keeps_move_when_new_has_none() {
+        let mut tt = Tt::new(1 << 12);
+        tt.store(5 << 30, 0, 4, 10, Bound::Lower, Pos(33));
+        tt.store(5 << 30, 0, 5, 12, Bound::Upper, Pos::NONE);
+        let h = tt.probe(5 << 30, 0).unwrap();
+        assert_eq!(h.mv, Pos(33));
+        assert_eq!(h.depth, 5);
+    }
+}
