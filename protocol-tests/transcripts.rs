@@ -131,7 +131,10 @@ impl Tracker {
     fn legal(&mut self, s: &str) -> Result<(i64, i64), String> {
         let (x, y) = parse_point(s).ok_or_else(|| format!("'{s}' is not a move"))?;
         if x >= self.width || y >= self.height {
-            return Err(format!("{x},{y} is outside the {}x{} board", self.width, self.height));
+            return Err(format!(
+                "{x},{y} is outside the {}x{} board",
+                self.width, self.height
+            ));
         }
         if !self.stones.insert((x, y)) {
             return Err(format!("{x},{y} is occupied"));
@@ -264,7 +267,9 @@ fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(),
             if got.starts_with(prefix) {
                 Ok(())
             } else {
-                Err(format!("expected a line starting with '{prefix}', got '{got}'"))
+                Err(format!(
+                    "expected a line starting with '{prefix}', got '{got}'"
+                ))
             }
         }
         "silent" => {
@@ -358,7 +363,11 @@ fn end_mid_search_exits_quickly() {
 #[test]
 fn stop_answers_now() {
     let mut e = Engine::spawn();
-    for l in ["START 15", "INFO timeout_turn 60000", "INFO time_left 2147483647"] {
+    for l in [
+        "START 15",
+        "INFO timeout_turn 60000",
+        "INFO time_left 2147483647",
+    ] {
         e.send(l).unwrap();
     }
     assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");

@@ -18,16 +18,11 @@ use super::response::Response;
 use crate::game::board::EMPTY;
 use crate::game::rules::{forbidden_points, is_forbidden, is_win, winner_at};
 use crate::game::{Board, Pos};
-use crate::search::{Limits, SearchInfo, SearchRequest, SearchResult, Searcher};
+use crate::search::{
+    tt_bytes_for, Limits, SearchInfo, SearchRequest, SearchResult, Searcher, DEFAULT_MEMORY,
+};
 use crate::types::{score_text, Color, Rule, RuleSet, Score};
 
-/// Memory the whole process may use when the manager sets no limit (the
-/// Gomocup limit).
-pub const DEFAULT_MEMORY: u64 = 350 * 1024 * 1024;
-/// What the process needs besides the searcher's tables (code, stacks, board).
-const MEMORY_OVERHEAD: u64 = 40 * 1024 * 1024;
-/// Largest table size we ever ask for, whatever the manager allows.
-const MAX_TABLE_MEMORY: u64 = 4 << 30;
 /// Per-turn budget assumed for SWAP2 decisions when the manager gave none.
 const DEFAULT_SWAP2_MS: u64 = 5_000;
 /// A 3-stone SWAP2 position within this score of even is "balanced": we then
@@ -60,15 +55,14 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Bytes the searcher's tables may use.
-    pub fn table_bytes(&self) -> usize {
-        let total = if self.max_memory == 0 {
+    /// Bytes the whole process may use (`INFO max_memory`, else the 350 MB
+    /// Gomocup limit); the searcher sizes its tables from this.
+    pub fn memory_budget(&self) -> usize {
+        if self.max_memory == 0 {
             DEFAULT_MEMORY
         } else {
-            self.max_memory
-        };
-        let tables = total.saturating_sub(MEMORY_OVERHEAD) / 4 * 3;
-        tables.clamp(1 << 20, MAX_TABLE_MEMORY) as usize
+            usize::try_from(self.max_memory).unwrap_or(usize::MAX)
+        }
     }
 }
 
@@ -226,7 +220,7 @@ impl Session {
                 out(Response::Message("INFO MAX_THREAD_NUM 1".into()));
                 out(Response::Message(format!(
                     "INFO MAX_HASH_SIZE {}",
-                    s.table_bytes() >> 20
+                    tt_bytes_for(s.memory_budget()) >> 20
                 )));
                 out(Response::Message(format!(
                     "INFO rule {} timeout_turn {:?} timeout_match {:?} time_left {:?} max_memory {} max_depth {:?} max_node {:?}",
@@ -303,7 +297,7 @@ impl Session {
         ctx: &Ctx,
         out: Out,
     ) -> Option<SearchResult> {
-        let bytes = self.settings.table_bytes();
+        let bytes = self.settings.memory_budget();
         if self.searcher.is_none() || self.searcher_bytes != bytes {
             self.searcher = None; // free the old tables first
             self.searcher = Some(Searcher::new(bytes));
@@ -896,10 +890,13 @@ mod tests {
     #[test]
     fn memory_budget() {
         let mut st = Settings::default();
-        assert!(st.table_bytes() < DEFAULT_MEMORY as usize);
-        st.max_memory = 1;
-        assert_eq!(st.table_bytes(), 1 << 20);
-        st.max_memory = 1 << 40;
-        assert_eq!(st.table_bytes(), MAX_TABLE_MEMORY as usize);
+        assert_eq!(st.memory_budget(), DEFAULT_MEMORY);
+        st.max_memory = 100 << 20;
+        assert_eq!(st.memory_budget(), 100 << 20);
+        let mut s = Session::new();
+        s.handle_vec(parse("INFO max_memory 83886080").unwrap());
+        assert_eq!(s.settings().memory_budget(), 80 << 20);
+        s.handle_vec(parse("INFO max_memory 0").unwrap());
+        assert_eq!(s.settings().memory_budget(), DEFAULT_MEMORY);
     }
 }
