@@ -80,6 +80,8 @@ struct Tracker {
     stones: HashSet<(i64, i64)>,
     /// Inside BOARD/YXBOARD/SWAP2BOARD: stone lines add stones.
     collecting: bool,
+    /// The stones before the last command: an ERROR answer restores them.
+    before: HashSet<(i64, i64)>,
 }
 
 impl Tracker {
@@ -89,6 +91,15 @@ impl Tracker {
         let word = words.next().unwrap_or("");
         let arg: String = words.collect::<Vec<_>>().join("");
         let nums: Vec<i64> = arg.split(',').filter_map(|t| t.parse().ok()).collect();
+        let letter = word.starts_with(|c: char| c.is_ascii_alphabetic());
+        if self.collecting && letter && word != "DONE" {
+            // The engine drops a list cut short by another command.
+            self.collecting = false;
+            self.stones = self.before.clone();
+        }
+        if !self.collecting {
+            self.before = self.stones.clone();
+        }
         if self.collecting {
             if word == "DONE" {
                 self.collecting = false;
@@ -156,6 +167,7 @@ fn run_case(case: &Case) -> Result<(), String> {
         height: 0,
         stones: HashSet::new(),
         collecting: false,
+        before: HashSet::new(),
     };
     let to = ANSWER_TIMEOUT;
     for (lineno, line) in &case.lines {
@@ -176,11 +188,13 @@ fn run_case(case: &Case) -> Result<(), String> {
 }
 
 fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(), String> {
-    if let Some(rest) = line.strip_prefix(">lf ") {
+    if let Some(rest) = line.strip_prefix(">lf") {
+        let rest = rest.trim_start();
         t.sent(rest);
         return e.send_bytes(format!("{rest}\n").as_bytes());
     }
-    if let Some(rest) = line.strip_prefix(">cr ") {
+    if let Some(rest) = line.strip_prefix(">cr") {
+        let rest = rest.trim_start();
         t.sent(rest);
         return e.send_bytes(format!("{rest}\r").as_bytes());
     }
@@ -202,7 +216,8 @@ fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(),
         e.close_stdin();
         return Ok(());
     }
-    if let Some(rest) = line.strip_prefix("> ") {
+    if let Some(rest) = line.strip_prefix('>') {
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
         t.sent(rest);
         return e.send(rest);
     }
@@ -265,6 +280,9 @@ fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(),
                 e.answer(to)?
             };
             if got.starts_with(prefix) {
+                if name == "error" {
+                    t.stones = t.before.clone();
+                }
                 Ok(())
             } else {
                 Err(format!(
