@@ -23,7 +23,7 @@ pub const MAX_LINE: usize = 64 * 1024;
 
 /// How long END waits for the worker to finish answering earlier commands
 /// (their searches are stopped first) before the process exits anyway.
-pub const END_GRACE: Duration = Duration::from_millis(60);
+pub const END_GRACE: Duration = Duration::from_millis(25);
 
 /// What the reader thread hands on.
 #[derive(Debug, PartialEq, Eq)]

@@ -16,6 +16,7 @@ use std::time::Instant;
 use super::command::{BoardStone, Command, Field, Info};
 use super::response::Response;
 use crate::game::board::EMPTY;
+use crate::game::pattern;
 use crate::game::rules::{forbidden_points, is_forbidden, is_win, winner_at};
 use crate::game::{Board, Pos};
 use crate::search::{
@@ -230,6 +231,20 @@ impl Session {
         }
     }
 
+    /// Build what the searcher needs (tables sized for the memory budget,
+    /// the rule's pattern table) now, so the first move's clock does not
+    /// pay for it. Called on START and INFO rule/max_memory, and before
+    /// every search.
+    pub fn prepare(&mut self) {
+        let bytes = self.settings.memory_budget();
+        if self.searcher.is_none() || self.searcher_bytes != bytes {
+            self.searcher = None; // free the old tables first
+            self.searcher = Some(Searcher::new(bytes));
+            self.searcher_bytes = bytes;
+        }
+        pattern::table(self.settings.rules.rule);
+    }
+
     fn start(&mut self, w: i64, h: i64, out: Out) {
         let (Ok(wu), Ok(hu)) = (usize::try_from(w), usize::try_from(h)) else {
             return out(err(format!("unsupported board size {w}x{h}")));
@@ -237,7 +252,8 @@ impl Session {
         match Board::new(wu, hu, self.settings.rules) {
             Ok(b) => {
                 self.board = Some(b);
-                out(Response::Ok)
+                out(Response::Ok);
+                self.prepare();
             }
             Err(e) => out(err(e.to_string())),
         }
@@ -252,13 +268,19 @@ impl Session {
             Info::TimeoutTurn(v) => s.timeout_turn = nonneg(v),
             Info::TimeoutMatch(v) => s.timeout_match = nonneg(v).filter(|&v| v > 0),
             Info::TimeLeft(v) => s.time_left = (v < UNLIMITED_TIME).then_some(v),
-            Info::MaxMemory(v) => s.max_memory = nonneg(v).unwrap_or(0),
+            Info::MaxMemory(v) => {
+                s.max_memory = nonneg(v).unwrap_or(0);
+                if self.board.is_some() {
+                    self.prepare();
+                }
+            }
             Info::GameType(v) => s.game_type = v,
             Info::Rule(v) => match u32::try_from(v) {
                 Ok(bits) => {
                     s.rules = RuleSet::from_bits(bits);
                     if let Some(b) = &mut self.board {
                         b.set_rules(s.rules);
+                        self.prepare();
                     }
                 }
                 Err(_) => log::warn!("INFO rule {v}: ignored"),
@@ -297,12 +319,7 @@ impl Session {
         ctx: &Ctx,
         out: Out,
     ) -> Option<SearchResult> {
-        let bytes = self.settings.memory_budget();
-        if self.searcher.is_none() || self.searcher_bytes != bytes {
-            self.searcher = None; // free the old tables first
-            self.searcher = Some(Searcher::new(bytes));
-            self.searcher_bytes = bytes;
-        }
+        self.prepare();
         let searcher = self.searcher.as_mut()?;
         let req = SearchRequest {
             limits,
