@@ -16,7 +16,7 @@ use crate::search::{Limits, SearchRequest, Searcher};
 use crate::types::{score_text, RuleSet};
 
 /// Depth searched by `bench` without arguments.
-pub const DEFAULT_DEPTH: u32 = 7;
+pub const DEFAULT_DEPTH: u32 = 6;
 /// Transposition table of each bench search (fixed: part of the signature).
 pub const BENCH_TT_BYTES: usize = 16 << 20;
 

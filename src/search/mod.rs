@@ -234,6 +234,27 @@ pub fn warm_up_tables() {
     });
 }
 
+/// Build every rule's pattern table and the evaluator's tables now, on two
+/// threads (about 0.2 s). For the protocol to call before answering START:
+/// managers suspend the brain right after START/INFO, so anything left to
+/// build lazily is paid for by the first move's clock.
+pub fn warm_up_tables_blocking() {
+    let rules = crate::types::Rule::ALL;
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for rule in &rules[..2] {
+                let _ = crate::game::pattern::table(*rule);
+            }
+        });
+        for rule in &rules[2..] {
+            let _ = crate::game::pattern::table(*rule);
+        }
+    });
+    if let Ok(b) = Board::square(5, crate::types::RuleSet::default()) {
+        let _ = crate::eval::Evaluator::new(&b);
+    }
+}
+
 /// Bytes of transposition table for a whole-process memory budget.
 pub fn tt_bytes_for(memory_bytes: usize) -> usize {
     let budget = if memory_bytes == 0 {

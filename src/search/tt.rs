@@ -1,6 +1,6 @@
-//! Transposition table: 64-byte buckets of five 12-byte entries, indexed by
-//! the board's Zobrist key (side to move included). Entries carry a 32-bit
-//! key check, depth, bound, score (mate scores stored relative to the node,
+//! Transposition table: 64-byte buckets of four 16-byte entries, indexed by
+//! the board's Zobrist key (side to move included). Entries carry the full
+//! 64-bit key as check, depth, bound, score (mate scores stored relative to the node,
 //! so they stay right wherever the position recurs), best move and the
 //! search generation; replacement prefers keeping deep and current entries.
 
@@ -17,27 +17,14 @@ pub enum Bound {
     Exact = 3,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
-struct Entry {
-    check: u32,
-    mv: u16,
-    score: i16,
-    depth: u8,
-    /// Generation in the high 6 bits, bound in the low 2 (0 = empty slot).
-    gen_bound: u8,
-    _pad: i16,
-}
+/// Entries per 64-byte bucket: each is two words, the full key and the data
+/// (move 16 bits, score 16, depth 8, generation 6 + bound 2).
+const ENTRIES: usize = 4;
 
-const ENTRIES: usize = 5;
+/// A bucket as plain words, so a new table is allocated zeroed by the
+/// system (pages are mapped on first touch: creating a large table is cheap).
+type Bucket = [u64; 2 * ENTRIES];
 
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(64))]
-struct Bucket {
-    e: [Entry; ENTRIES],
-}
-
-const _: () = assert!(std::mem::size_of::<Entry>() == 12);
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 /// What a probe found.
@@ -47,6 +34,44 @@ pub struct Hit {
     pub score: Score,
     pub depth: i32,
     pub bound: Bound,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Data {
+    mv: u16,
+    score: i16,
+    depth: u8,
+    gen_bound: u8,
+}
+
+impl Data {
+    #[inline]
+    fn unpack(w: u64) -> Data {
+        Data {
+            mv: w as u16,
+            score: (w >> 16) as u16 as i16,
+            depth: (w >> 32) as u8,
+            gen_bound: (w >> 40) as u8,
+        }
+    }
+
+    #[inline]
+    fn pack(self) -> u64 {
+        self.mv as u64
+            | (self.score as u16 as u64) << 16
+            | (self.depth as u64) << 32
+            | (self.gen_bound as u64) << 40
+    }
+
+    #[inline]
+    fn used(self) -> bool {
+        self.gen_bound & 3 != 0
+    }
+
+    #[inline]
+    fn generation(self) -> u8 {
+        self.gen_bound >> 2
+    }
 }
 
 pub struct Tt {
@@ -84,7 +109,7 @@ impl Tt {
     pub fn new(bytes: usize) -> Tt {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         Tt {
-            buckets: vec![Bucket::default(); n],
+            buckets: vec![[0u64; 2 * ENTRIES]; n],
             generation: 0,
             probes: 0,
             hits: 0,
@@ -97,7 +122,7 @@ impl Tt {
 
     /// Forget everything (YXHASHCLEAR, new game).
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        self.buckets.fill([0u64; 2 * ENTRIES]);
         self.generation = 0;
         self.probes = 0;
         self.hits = 0;
@@ -113,28 +138,29 @@ impl Tt {
         ((key as u128 * self.buckets.len() as u128) >> 64) as usize
     }
 
+    /// The key as stored: never 0, so an empty slot never matches.
     #[inline]
-    fn check(key: u64) -> u32 {
-        // The low bits pick the bucket; check with bits it does not use.
-        (key >> 8) as u32 | 1
+    fn check(key: u64) -> u64 {
+        key | 1
     }
 
     pub fn probe(&mut self, key: u64, ply: usize) -> Option<Hit> {
         self.probes += 1;
         let check = Self::check(key);
         let b = &self.buckets[self.index(key)];
-        for e in &b.e {
-            if e.check == check && e.gen_bound & 3 != 0 {
+        for i in 0..ENTRIES {
+            let d = Data::unpack(b[2 * i + 1]);
+            if b[2 * i] == check && d.used() {
                 self.hits += 1;
-                let bound = match e.gen_bound & 3 {
+                let bound = match d.gen_bound & 3 {
                     1 => Bound::Upper,
                     2 => Bound::Lower,
                     _ => Bound::Exact,
                 };
                 return Some(Hit {
-                    mv: Pos(e.mv),
-                    score: from_tt(e.score as Score, ply),
-                    depth: e.depth as i32,
+                    mv: Pos(d.mv),
+                    score: from_tt(d.score as Score, ply),
+                    depth: d.depth as i32,
                     bound,
                 });
             }
@@ -149,32 +175,34 @@ impl Tt {
         let b = &mut self.buckets[idx];
         // Same position: overwrite unless the old entry is much deeper and current.
         let mut slot = None;
-        for (i, e) in b.e.iter().enumerate() {
-            if e.check == check && e.gen_bound & 3 != 0 {
+        for i in 0..ENTRIES {
+            if b[2 * i] == check && Data::unpack(b[2 * i + 1]).used() {
                 slot = Some(i);
                 break;
             }
         }
-        let depth_u8 = depth.clamp(0, 255) as u8;
         let i = match slot {
             Some(i) => {
-                let e = &b.e[i];
-                let current = e.gen_bound >> 2 == generation;
-                if current && bound != Bound::Exact && (e.depth as i32) > depth + 2 {
+                let e = Data::unpack(b[2 * i + 1]);
+                if e.generation() == generation
+                    && bound != Bound::Exact
+                    && (e.depth as i32) > depth + 2
+                {
                     return;
                 }
                 i
             }
             None => {
-                // Victim: the shallowest, older generations first.
+                // Victim: an empty slot, else the shallowest, older generations first.
                 let mut best = 0;
                 let mut best_val = i32::MAX;
-                for (i, e) in b.e.iter().enumerate() {
-                    if e.gen_bound & 3 == 0 {
+                for i in 0..ENTRIES {
+                    let e = Data::unpack(b[2 * i + 1]);
+                    if !e.used() {
                         best = i;
                         break;
                     }
-                    let age = ((generation as i32 - (e.gen_bound >> 2) as i32) + 64) & 63;
+                    let age = ((generation as i32 - e.generation() as i32) + 64) & 63;
                     let val = e.depth as i32 - 8 * age;
                     if val < best_val {
                         best_val = val;
@@ -184,16 +212,16 @@ impl Tt {
                 best
             }
         };
-        let e = &mut b.e[i];
+        let old = Data::unpack(b[2 * i + 1]);
         let keep_move = slot.is_some() && mv.is_none();
-        *e = Entry {
-            check,
-            mv: if keep_move { e.mv } else { mv.0 },
-            score: to_tt(score, ply) as i16,
-            depth: depth_u8,
+        let d = Data {
+            mv: if keep_move { old.mv } else { mv.0 },
+            score: to_tt(score, ply).clamp(i16::MIN as Score, i16::MAX as Score) as i16,
+            depth: depth.clamp(0, 255) as u8,
             gen_bound: (generation << 2) | bound as u8,
-            _pad: 0,
         };
+        b[2 * i] = check;
+        b[2 * i + 1] = d.pack();
     }
 
     /// Share of probes that found an entry (0..1).
@@ -211,8 +239,11 @@ impl Tt {
         let used: usize = self.buckets[..n]
             .iter()
             .map(|b| {
-                b.e.iter()
-                    .filter(|e| e.gen_bound & 3 != 0 && e.gen_bound >> 2 == self.generation)
+                (0..ENTRIES)
+                    .filter(|&i| {
+                        let d = Data::unpack(b[2 * i + 1]);
+                        d.used() && d.generation() == self.generation
+                    })
                     .count()
             })
             .sum();
