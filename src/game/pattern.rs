@@ -27,8 +27,12 @@ use crate::types::{Color, Rule};
 ///   standard: exactly five; caro: a five not blocked at both ends by opponent
 ///   stones, or longer).
 /// - `Overline`: a run of six or more that does not win (standard, renju Black).
-/// - `Flex4`: at least two different empty points each complete a `Five`.
-/// - `Block4`: exactly one empty point completes a `Five`.
+/// - `Flex4`: at least two different empty points each complete a `Five`,
+///   and no single opponent stone on one of them stops all the others
+///   (only caro can do that: in `X _ O O O O _` blocking the right end
+///   leaves the left five blocked at both ends).
+/// - `Block4`: some empty point completes a `Five`, but one opponent stone
+///   can stop every five (normally: exactly one such point).
 /// - `Flex3`: some empty point then makes a `Flex4`.
 /// - `Block3`: some empty point then makes a `Block4`, none a `Flex4`.
 /// - `Flex2`/`Block2`, `Flex1`/`Block1`: likewise one level down.
@@ -168,6 +172,7 @@ fn fill(bytes: &mut [u8], rule: Rule, color: Color) {
             let mut fives = 0;
             let mut first = 0;
             let mut last = 0;
+            let mut five_slots = [0usize; 8];
             let mut best = Pattern::None;
             for slot in NEAR_SLOTS {
                 if line[slot_index(slot)] != 0 {
@@ -181,15 +186,28 @@ fn fill(bytes: &mut [u8], rule: Rule, color: Color) {
                         first = slot_index(slot);
                     }
                     last = slot_index(slot);
+                    five_slots[fives] = slot;
                     fives += 1;
                 } else if !(renju_black && b & DOUBLE_FOUR != 0) && p > best {
                     best = p;
                 }
             }
-            if fives >= 2 {
+            // Caro: one opponent stone on a five point may spoil the others
+            // (a five blocked at both ends does not win): then it is no
+            // open four. The keys looked at are larger, hence already filled.
+            let spoilable = rule == Rule::Caro
+                && fives >= 2
+                && five_slots[..fives].iter().any(|&i| {
+                    let blocked = key | ((opp as u32) << (2 * i));
+                    !five_slots[..fives].iter().any(|&j| {
+                        let k = blocked | ((c as u32) << (2 * j));
+                        j != i && Pattern::from_bits(bytes[k as usize * 2 + ci]) == Pattern::Five
+                    })
+                });
+            if fives >= 2 && !spoilable {
                 let straight = fives == 2 && last - first == 5;
                 Pattern::Flex4 as u8 | if straight { 0 } else { DOUBLE_FOUR }
-            } else if fives == 1 {
+            } else if fives >= 1 {
                 Pattern::Block4 as u8
             } else {
                 (match best {
@@ -477,11 +495,21 @@ mod tests {
                 }
             }
         }
-        if five_points.len() >= 2 {
+        let spoilable = rule == Rule::Caro
+            && five_points.iter().any(|&i| {
+                let mut l2 = line;
+                l2[i] = opp;
+                !five_points.iter().any(|&j| {
+                    let mut l3 = l2;
+                    l3[j] = c;
+                    j != i && slow(l3, rule, color).0 == Pattern::Five
+                })
+            });
+        if five_points.len() >= 2 && !spoilable {
             let straight = five_points.len() == 2 && five_points[1] - five_points[0] == 5;
             return (Pattern::Flex4, !straight);
         }
-        if five_points.len() == 1 {
+        if !five_points.is_empty() {
             return (Pattern::Block4, false);
         }
         let best = kids.into_iter().max().unwrap_or(Pattern::None);
@@ -568,6 +596,13 @@ mod tests {
         assert_eq!(pat(ca, B, ". . . # X * X X X # ."), Five);
         assert_eq!(pat(fs, B, ". . . O X * X X X O ."), Five);
         assert_eq!(pat(ca, B, ". . . . X * X X X X O"), Five);
+        // Caro: X _ O O O O _ is no open four for White: a black stone on
+        // the right end leaves the left five blocked at both ends.
+        assert_eq!(pat(ca, W, ". . . X . * O O O . ."), Block4);
+        assert_eq!(pat(fs, W, ". . . X . * O O O . ."), Flex4);
+        assert_eq!(pat(ca, W, ". . . . . * O O O . ."), Flex4);
+        assert_eq!(pat(ca, W, ". . . X . * O O . . ."), Block3);
+        assert_eq!(pat(fs, W, ". . . X . * O O . . ."), Flex3);
         // Two fours on one line.
         let k = key_of(". . X . X * X . X . .");
         assert_eq!(line_pattern(rj, B, k), Flex4);

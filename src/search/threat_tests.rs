@@ -1,0 +1,580 @@
+//! Unit tests of the threat solver: hand-drawn positions, a scan-based
+//! reference VCF on random positions, full-width checks of VCT claims, and
+//! an ignored speed report.
+
+use super::*;
+use crate::game::rules::is_win;
+use crate::game::zobrist::SplitMix64;
+use crate::types::RuleSet;
+
+fn rs(rule: Rule) -> RuleSet {
+    RuleSet {
+        rule,
+        continuous: false,
+    }
+}
+
+fn board(text: &str, rule: Rule) -> Board {
+    Board::from_ascii(text, rs(rule)).unwrap()
+}
+
+fn at(b: &Board, x: i64, y: i64) -> Pos {
+    b.pos(x, y).unwrap()
+}
+
+fn no_stop() -> AtomicBool {
+    AtomicBool::new(false)
+}
+
+fn win_points(b: &Board, c: Color) -> Vec<Pos> {
+    b.empty_cells().filter(|&e| is_win(b, e, c)).collect()
+}
+
+fn forbidden(b: &Board, c: Color, p: Pos) -> bool {
+    c == Color::Black && rules::is_forbidden(b, p)
+}
+
+/// Replay a claimed line and check every step with the rules module
+/// (no pattern tables): attacker moves are legal (and fours under VCF),
+/// defender moves are forced blocks, and the line ends in a win.
+fn validate(b: &Board, attacker: Color, line: &[Pos], vcf: bool) {
+    let mut b = b.clone();
+    let d = attacker.opposite();
+    assert!(!line.is_empty());
+    for (i, &m) in line.iter().enumerate() {
+        assert!(b.in_board(m) && b.is_empty(m), "move {i} occupied\n{b:?}");
+        let last = i + 1 == line.len();
+        if i % 2 == 0 {
+            assert!(!forbidden(&b, attacker, m), "forbidden attacker move {i}");
+            if last {
+                if is_win(&b, m, attacker) {
+                    return;
+                }
+                // Renju: White's four whose block is forbidden to Black.
+                b.make(m, attacker);
+                let w = win_points(&b, attacker);
+                assert!(
+                    b.rules().rule == Rule::Renju && d == Color::Black,
+                    "last move {i} of {line:?} is no win\n{b:?}"
+                );
+                assert!(w.len() == 1 && forbidden(&b, d, w[0]) && win_points(&b, d).is_empty());
+                return;
+            }
+            b.make(m, attacker);
+            if vcf {
+                assert!(
+                    !win_points(&b, attacker).is_empty(),
+                    "move {i} is no four\n{b:?}"
+                );
+            }
+        } else {
+            assert!(win_points(&b, d).is_empty(), "defender had a five at {i}");
+            let w = win_points(&b, attacker);
+            if vcf || !w.is_empty() {
+                assert!(w.contains(&m), "defender move {i} is not a block\n{b:?}");
+            }
+            b.make(m, d);
+        }
+    }
+    panic!("line does not end with a win");
+}
+
+/// Reference VCF written straight from the rules with `is_win` scans.
+fn slow_vcf(b: &mut Board, a: Color, depth: u32) -> bool {
+    let d = a.opposite();
+    if !win_points(b, a).is_empty() {
+        return true;
+    }
+    let dfive = win_points(b, d);
+    if dfive.is_empty() && depth == 0 {
+        return false;
+    }
+    let cands: Vec<Pos> = if dfive.is_empty() {
+        b.empty_cells().collect()
+    } else {
+        dfive.clone()
+    };
+    for q in cands {
+        if forbidden(b, a, q) {
+            continue;
+        }
+        b.make(q, a);
+        let af = win_points(b, a);
+        let mut r = !af.is_empty() && win_points(b, d).is_empty();
+        for &w in &af {
+            if !r {
+                break;
+            }
+            if forbidden(b, d, w) {
+                continue;
+            }
+            b.make(w, d);
+            r = slow_vcf(b, a, depth - dfive.is_empty() as u32);
+            b.unmake();
+        }
+        b.unmake();
+        if r {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn double_four_in_one() {
+    let mut b = board(
+        "
+        . . . . . . . . . . .
+        . O X X X . . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . . . . . O . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    let line = find_vcf(&mut b, Color::Black, 100_000, &no_stop()).expect("vcf");
+    validate(&b, Color::Black, &line, true);
+    assert_eq!(line[0], at(&b, 5, 1));
+    // Renju: the same double four is forbidden to Black...
+    let mut r = b.clone();
+    r.set_rules(rs(Rule::Renju));
+    let rl = find_vcf(&mut r, Color::Black, 100_000, &no_stop());
+    if let Some(l) = &rl {
+        validate(&r, Color::Black, l, true);
+        assert_ne!(l[0], at(&r, 5, 1));
+    }
+}
+
+#[test]
+fn chain_of_fours() {
+    // Black's four at (5,2) forces (6,2); then (5,5) is a double four.
+    let mut b = board(
+        "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . O X X X . . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . O X X X . . . . . .
+        . . . . . O . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    let line = find_vcf(&mut b, Color::Black, 1_000_000, &no_stop());
+    let mut c = b.clone();
+    assert_eq!(line.is_some(), slow_vcf(&mut c, Color::Black, 4));
+    let l = line.expect("vcf");
+    assert_eq!(l.len(), 5, "{l:?}");
+    assert_eq!(&l[..2], &[at(&b, 5, 2), at(&b, 6, 2)]);
+    validate(&b, Color::Black, &l, true);
+}
+
+#[test]
+fn defender_five_refutes() {
+    // Black has a four-making move, but White already has a four: Black
+    // must block, and the block is no four.
+    let mut b = board(
+        "
+        . . . . . . . . . . .
+        . O X X X . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . . . . . O . . . . .
+        . . . . . . . . . . .
+        O O O O . . . . . . .",
+        Rule::Freestyle,
+    );
+    b.set_to_move(Color::Black);
+    assert!(find_vcf(&mut b, Color::Black, 100_000, &no_stop()).is_none());
+    // White simply wins.
+    let l = find_vcf(&mut b, Color::White, 100_000, &no_stop()).unwrap();
+    assert_eq!(l, vec![at(&b, 4, 10)]);
+}
+
+#[test]
+fn caro_blocked_four_is_no_threat() {
+    let text = "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . O X X X . O . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .";
+    let mut b = board(text, Rule::Caro);
+    assert!(find_vcf(&mut b, Color::Black, 100_000, &no_stop()).is_none());
+    let mut f = board(text, Rule::Freestyle);
+    // Freestyle: X at (5,2) is a four, but one four alone is no VCF.
+    assert!(find_vcf(&mut f, Color::Black, 100_000, &no_stop()).is_none());
+}
+
+#[test]
+fn renju_white_wins_on_black_forbidden_point() {
+    // White's four completes at (5,5); that point is a double-three for
+    // Black, so Black cannot block.
+    let mut b = board(
+        "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . X . . . . . . .
+        . . . . X . . . . . .
+        . . . X X . . . . . .
+        . . . . . . . . . . .
+        . . . . . O . . . . .
+        . . . . . O . . . . .
+        . . . . . O . . . . .
+        . . . . . X . . . . .",
+        Rule::Renju,
+    );
+    let p = at(&b, 5, 5);
+    assert!(rules::is_forbidden(&b, p));
+    let l = find_vcf(&mut b, Color::White, 100_000, &no_stop()).expect("white vcf");
+    validate(&b, Color::White, &l, true);
+    assert_eq!(l, vec![at(&b, 5, 6)]);
+    // Under freestyle Black blocks there and White has nothing.
+    b.set_rules(rs(Rule::Freestyle));
+    assert!(find_vcf(&mut b, Color::White, 100_000, &no_stop()).is_none());
+}
+
+#[test]
+fn counter_four_must_be_answered() {
+    // Black's four at (4,1) is blocked by White at (5,1), which makes a
+    // White four; Black must answer it.
+    let mut b = board(
+        "
+        . . . . . . . . . . .
+        . X X X . . . . . . .
+        . . . . . O . . . . .
+        . . . . . O . . . . .
+        . . . . . O . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    let line = find_vcf(&mut b, Color::Black, 100_000, &no_stop());
+    let mut c = b.clone();
+    assert_eq!(line.is_some(), slow_vcf(&mut c, Color::Black, 3));
+    if let Some(l) = line {
+        validate(&b, Color::Black, &l, true);
+    }
+}
+
+#[test]
+fn matches_slow_reference_on_random_positions() {
+    let mut rng = SplitMix64::new(31337);
+    let mut wins = 0;
+    let mut total = 0;
+    for rule in Rule::ALL {
+        for game in 0..40 {
+            let size = 9 + (game % 3) as usize;
+            let mut b = Board::square(size, rs(rule)).unwrap();
+            let n = 10 + rng.below(14) as usize;
+            let mut placed = 0;
+            while placed < n {
+                let x = 1 + rng.below(size as u64 - 2) as i64;
+                let y = 1 + rng.below(size as u64 - 2) as i64;
+                let p = b.pos(x, y).unwrap();
+                if !b.is_empty(p) {
+                    continue;
+                }
+                let c = if placed % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                b.make(p, c);
+                placed += 1;
+            }
+            // Skip finished games.
+            if b.history()
+                .iter()
+                .any(|m| rules::winner_at(&b, m.pos).is_some())
+            {
+                continue;
+            }
+            for attacker in [Color::Black, Color::White] {
+                let mut s = ThreatSolver::new();
+                let fast = s.solve(&mut b, attacker, Mode::Vcf, 3, u64::MAX, &no_stop());
+                let mut c = b.clone();
+                let slow = slow_vcf(&mut c, attacker, 3);
+                assert_eq!(fast.is_some(), slow, "{rule:?} {attacker:?}\n{b:?}");
+                if let Some(l) = fast {
+                    validate(&b, attacker, &l, true);
+                    wins += 1;
+                }
+                total += 1;
+            }
+        }
+    }
+    assert!(wins >= 10 && wins < total, "{wins} of {total}");
+}
+
+/// Every claimed VCT must survive every defender reply to its first
+/// move, not only the replies the solver chose to look at.
+#[test]
+fn vct_claims_survive_every_reply() {
+    let mut rng = SplitMix64::new(808);
+    let stop = no_stop();
+    let mut checked = 0;
+    for rule in Rule::ALL {
+        for game in 0..80 {
+            let size = 10 + (game % 2) as usize;
+            let mut b = Board::square(size, rs(rule)).unwrap();
+            let n = 8 + rng.below(10) as usize;
+            let mut placed = 0;
+            while placed < n {
+                let x = 2 + rng.below(size as u64 - 4) as i64;
+                let y = 2 + rng.below(size as u64 - 4) as i64;
+                let p = b.pos(x, y).unwrap();
+                if b.is_empty(p) {
+                    b.make(
+                        p,
+                        if placed % 2 == 0 {
+                            Color::Black
+                        } else {
+                            Color::White
+                        },
+                    );
+                    placed += 1;
+                }
+            }
+            if b.history()
+                .iter()
+                .any(|m| rules::winner_at(&b, m.pos).is_some())
+            {
+                continue;
+            }
+            for attacker in [Color::Black, Color::White] {
+                let mut s = ThreatSolver::new();
+                let Some(line) = s.vct(&mut b, attacker, 3, 300_000, &stop) else {
+                    continue;
+                };
+                validate(&b, attacker, &line, false);
+                let q = line[0];
+                let d = attacker.opposite();
+                if is_win(&b, q, attacker) {
+                    continue;
+                }
+                b.make(q, attacker);
+                if win_points(&b, attacker).is_empty() && win_points(&b, d).is_empty() {
+                    checked += 1;
+                    for m in b.empty_cells().collect::<Vec<_>>() {
+                        if forbidden(&b, d, m) {
+                            continue;
+                        }
+                        b.make(m, d);
+                        let r = s.vct(&mut b, attacker, 3, 300_000, &stop);
+                        assert!(
+                            r.is_some(),
+                            "{rule:?}: reply {:?} to {:?} refutes\n{b:?}",
+                            b.xy(m),
+                            b.xy(q)
+                        );
+                        b.unmake();
+                    }
+                }
+                b.unmake();
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} threat-first wins checked");
+}
+
+#[test]
+fn renju_overline_completion_is_no_four() {
+    let text = "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . O X X X . X X . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .";
+    let mut b = board(text, Rule::Freestyle);
+    let stop = no_stop();
+    assert_eq!(
+        find_vcf(&mut b, Color::Black, 10_000, &stop),
+        Some(vec![at(&b, 5, 2)])
+    );
+    let mut r = board(text, Rule::Renju);
+    assert_eq!(find_vcf(&mut r, Color::Black, 10_000, &stop), None);
+    // White gets no such restriction.
+    let mut w = board(
+        &text.replace('X', "o").replace('O', "X").replace('o', "O"),
+        Rule::Renju,
+    );
+    assert_eq!(
+        find_vcf(&mut w, Color::White, 10_000, &stop),
+        Some(vec![at(&w, 5, 2)])
+    );
+}
+
+#[test]
+fn neutral_stone_blocks_a_line() {
+    let text = "
+        . . . . . . . . . . .
+        . O X X X . . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . . . . . O . . . . .
+        . . . . . . . . . . .";
+    let stop = no_stop();
+    let mut b = Board::from_ascii(
+        text,
+        RuleSet {
+            rule: Rule::Freestyle,
+            continuous: true,
+        },
+    )
+    .unwrap();
+    assert!(find_vcf(&mut b, Color::Black, 10_000, &stop).is_some());
+    // A neutral stone at (6,1) leaves the horizontal line no room.
+    b.make_neutral(at(&b, 6, 1));
+    assert!(find_vcf(&mut b, Color::Black, 10_000, &stop).is_none());
+}
+
+#[test]
+fn vct_double_three() {
+    // Freestyle: Black's (5,5) makes two open threes (a win by threats,
+    // no four involved).
+    let mut b = board(
+        "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . X . . . . .
+        . . . . . X . . . . .
+        . . . X X . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . O .
+        . . . . . . . . . . .
+        . . . . . . . . . O .
+        . O . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    b.set_to_move(Color::Black);
+    let stop = no_stop();
+    assert!(find_vcf(&mut b, Color::Black, 100_000, &stop).is_none());
+    let l = find_vct(&mut b, Color::Black, 2_000_000, &stop).expect("vct");
+    validate(&b, Color::Black, &l, false);
+    // Renju: the same point is forbidden; no quick VCT through it.
+    let mut r = b.clone();
+    r.set_rules(rs(Rule::Renju));
+    if let Some(l) = ThreatSolver::new().vct(&mut r, Color::Black, 3, 2_000_000, &stop) {
+        assert_ne!(l[0], at(&r, 5, 5));
+        validate(&r, Color::Black, &l, false);
+    }
+}
+
+#[test]
+fn no_vct_from_a_lone_two() {
+    let mut b = board(
+        "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . X X . . . . .
+        . . . . . O . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    let stop = no_stop();
+    assert!(find_vct(&mut b, Color::Black, 200_000, &stop).is_none());
+    assert!(find_vct(&mut b, Color::White, 200_000, &stop).is_none());
+}
+
+mod speed {
+    //! Run: `cargo test --release --lib threat::tests::speed -- --ignored --nocapture`
+    use super::*;
+    use crate::game::zobrist::SplitMix64;
+    use crate::types::RuleSet;
+    use std::time::Instant;
+
+    #[test]
+    #[ignore]
+    fn vcf_and_vct_speed() {
+        let mut rng = SplitMix64::new(4242);
+        for rule in Rule::ALL {
+            let t0 = Instant::now();
+            let _ = crate::game::pattern::PatternTable::build(rule);
+            eprintln!("{} pattern table built in {:?}", rule.name(), t0.elapsed());
+            let _ = table(rule);
+            let mut slowest = 0.0f64;
+            let rs = RuleSet {
+                rule,
+                continuous: false,
+            };
+            let mut solver = ThreatSolver::new();
+            let (mut nodes, mut found, mut vnodes, mut vfound) = (0u64, 0, 0u64, 0);
+            let (mut t_vcf, mut t_vct) = (0.0, 0.0);
+            let mut longest = 0;
+            for _ in 0..200 {
+                let mut b = Board::square(15, rs).unwrap();
+                let n = 20 + rng.below(30) as usize;
+                for i in 0..n {
+                    let x = 3 + rng.below(9) as i64;
+                    let y = 3 + rng.below(9) as i64;
+                    let p = b.pos(x, y).unwrap();
+                    if b.is_empty(p) {
+                        b.make(
+                            p,
+                            if i % 2 == 0 {
+                                Color::Black
+                            } else {
+                                Color::White
+                            },
+                        );
+                    }
+                }
+                if b.history()
+                    .iter()
+                    .any(|m| rules::winner_at(&b, m.pos).is_some())
+                {
+                    continue;
+                }
+                let stop = AtomicBool::new(false);
+                let t0 = Instant::now();
+                let r = solver.vcf(&mut b, Color::Black, 1_000_000, &stop);
+                t_vcf += t0.elapsed().as_secs_f64();
+                slowest = slowest.max(t0.elapsed().as_secs_f64());
+                nodes += solver.nodes();
+                if let Some(l) = &r {
+                    found += 1;
+                    longest = longest.max(l.len());
+                }
+                let t0 = Instant::now();
+                let r = solver.vct(&mut b, Color::Black, 6, 200_000, &stop);
+                t_vct += t0.elapsed().as_secs_f64();
+                vnodes += solver.nodes();
+                vfound += r.is_some() as usize;
+            }
+            eprintln!(
+                "{}: slowest VCF call {:.2} ms",
+                rule.name(),
+                slowest * 1000.0
+            );
+            eprintln!(
+                "{}: VCF {found} found, longest {longest} plies, {nodes} nodes, {:.0} nodes/s; VCT(6) {vfound} found, {vnodes} nodes, {:.0} nodes/s, {:.2}s",
+                rule.name(),
+                nodes as f64 / t_vcf,
+                vnodes as f64 / t_vct,
+                t_vct
+            );
+        }
+    }
+}
