@@ -872,6 +872,32 @@ mod tests {
     }
 
     #[test]
+    fn legality_guard_knows_renju() {
+        let text = "\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . X . . . .\n\
+            . . . . X . . . .\n\
+            . . X X . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            O . O . O . . . O\n";
+        let mut b = Board::from_ascii(text, RuleSet::from_bits(4)).unwrap();
+        let p = b.pos(4, 4).unwrap();
+        assert_eq!(b.to_move(), Color::Black);
+        assert!(is_forbidden(&b, p));
+        assert!(!is_legal(&b, p));
+        assert_ne!(fallback_move(&b), Some(p));
+        b.set_to_move(Color::White);
+        assert!(is_legal(&b, p));
+        b.set_rules(RuleSet::default());
+        b.set_to_move(Color::Black);
+        assert!(is_legal(&b, p));
+        assert!(!is_legal(&b, b.pos(4, 3).unwrap()));
+    }
+
+    #[test]
     fn swap2_answers_have_the_right_shape() {
         let mut s = Session::new();
         run(&mut s, "START 15");
