@@ -110,15 +110,19 @@ fn openings_file(dir: &Path) -> String {
 /// random (engine 1) against a misbehaving engine 2, two games (one pair):
 /// engine 2 must lose both, by `term`.
 fn forfeit_case(kind: &str, term: &str, extra: &[&str]) {
-    let dir = temp_dir(kind);
+    forfeit_case_with(&fake(kind), term, extra)
+}
+
+fn forfeit_case_with(e2: &str, term: &str, extra: &[&str]) {
+    let kind = e2;
+    let dir = temp_dir("forfeit");
     let openings = openings_file(&dir);
     let e1 = fake("random");
-    let e2 = fake(kind);
     let mut args = vec![
         "--engine1",
         &e1,
         "--engine2",
-        &e2,
+        e2,
         "--openings",
         &openings,
         "--games",
@@ -180,6 +184,45 @@ fn occupied_move_forfeits() {
 #[test]
 fn memory_hog_forfeits() {
     forfeit_case("memory:1", "memory", &["--memory", "64M"]);
+}
+
+#[test]
+fn refused_start_forfeits() {
+    // Shell syntax runs through sh -c; this engine answers START with ERROR.
+    let e2 = "sh -c 'read line; echo \"ERROR size not supported\"; sleep 5'";
+    forfeit_case_with(e2, "crash", &[]);
+}
+
+#[test]
+fn game_time_runs_out() {
+    // 300 ms a move against a 1 s game with 100 ms tolerance: the fourth
+    // move gets only min(500, 100) + 100 ms and is lost on time.
+    let dir = temp_dir("slow");
+    let openings = openings_file(&dir);
+    let e1 = fake("random");
+    let e2 = fake("slow:300");
+    let r = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--openings",
+        &openings,
+        "--games",
+        "1",
+        "--turn",
+        "500",
+        "--match",
+        "1000",
+        "--tolerance",
+        "100",
+    ]);
+    assert_eq!(json_int(&r.json, "wins1"), 1, "{}", r.stdout);
+    assert_eq!(json_int(&r.json, "timeout"), 1, "{}", r.stdout);
+    let line = r.stdout.lines().find(|l| l.starts_with("game 1")).unwrap();
+    // Engine 2 is White in game 1: it made 3 moves before losing on time,
+    // engine 1 four moves (3-stone opening, White to move first).
+    assert!(line.contains(" moves 6 "), "{line}");
 }
 
 #[test]
@@ -365,6 +408,38 @@ fn renju_games_with_pondering_engines() {
 }
 
 #[test]
+fn rectangular_boards_use_rectstart_and_fill_up() {
+    // 7×5 random games: RECTSTART must be understood, and full boards are
+    // draws rather than hangs.
+    let e1 = fake("random");
+    let e2 = format!("{} --seed 4", fake("random"));
+    let r = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--size",
+        "7x5",
+        "--openings",
+        "none",
+        "--games",
+        "4",
+        "--turn",
+        "1000",
+    ]);
+    assert_eq!(json_int(&r.json, "games"), 4);
+    assert_eq!(
+        json_int(&r.json, "five") + json_int(&r.json, "draw"),
+        4,
+        "{}",
+        r.stdout
+    );
+    for l in r.stdout.lines().filter(|l| l.contains("result 1/2-1/2")) {
+        assert!(l.contains(" moves 35 "), "{l}");
+    }
+}
+
+#[test]
 fn renju_forbidden_move_forfeits() {
     // After this opening Black to move has 7,7, a double three. The
     // "forbidden" engine plays it as Black and must lose the game.
@@ -402,6 +477,32 @@ fn renju_forbidden_move_forfeits() {
     assert!(black2.contains("black fake-forbidden"), "{black2}");
     assert!(black2.contains("result 0-1 forbidden"), "{black2}");
     assert!(black2.contains("7,7 is forbidden"), "{black2}");
+}
+
+#[test]
+fn library_search_beats_the_random_mover() {
+    // `--fake-engine search` is Sente's search behind a minimal protocol;
+    // it must finish both games of a pair within its time and win them.
+    let dir = temp_dir("search");
+    let openings = openings_file(&dir);
+    let e1 = fake("search");
+    let e2 = fake("random");
+    let r = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--openings",
+        &openings,
+        "--games",
+        "2",
+        "--turn",
+        "300",
+        "--tolerance",
+        "1000",
+    ]);
+    assert_eq!(json_int(&r.json, "wins1"), 2, "{}", r.stdout);
+    assert_eq!(json_int(&r.json, "five"), 2, "{}", r.stdout);
 }
 
 /// Does the real brain answer ABOUT yet? (Its protocol lands from another

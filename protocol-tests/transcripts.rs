@@ -1,1 +1,405 @@
-//! placeholder
+//! Manager transcripts replayed against the built binary, plus END/STOP
+//! timing checks.
+//!
+//! Transcript files live in `protocol-tests/transcripts/*.txt`. Format:
+//! - `=== name` starts a case (a fresh engine process); `=== name [search]`
+//!   marks a case that needs a real search (tactics), run by
+//!   `tactical_transcripts`.
+//! - `> text` sends text with CR LF; `>lf text` / `>cr text` end it with LF /
+//!   CR only; `>long N` sends a line of N bytes; `>bytes 41 ff …` sends raw
+//!   bytes then CR LF; `>eof` closes stdin.
+//! - `< text` expects exactly that answer (MESSAGE/DEBUG lines are skipped).
+//! - `< ~move`: a legal move (on the board, on a point no stone was sent
+//!   to or answered on); `< ~oneof x,y …` / `< ~noneof x,y …`: a legal move
+//!   in / not in the list; `< ~moves N`: N legal distinct moves on one line;
+//!   `< ~swap3`: SWAP, one or two legal moves; `< ~swap5`: SWAP or one legal
+//!   move; `< ~error` / `< ~unknown`: an ERROR / UNKNOWN line; `< ~prefix T`:
+//!   a line starting with T; `< ~message`: the next line, not skipped, is a
+//!   MESSAGE; `< ~silent`: nothing was answered (checked by sending ABOUT
+//!   and expecting its answer next); `< ~exit`: the process exits with
+//!   status 0.
+//! - `#` starts a comment line.
+
+#[path = "harness/mod.rs"]
+mod harness;
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use harness::{parse_point, Engine, ANSWER_TIMEOUT};
+
+struct Case {
+    file: String,
+    name: String,
+    needs_search: bool,
+    lines: Vec<(usize, String)>,
+}
+
+fn load_cases() -> Vec<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-tests/transcripts");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("transcripts dir")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for f in files {
+        let text = fs::read_to_string(&f).unwrap();
+        let fname = f.file_name().unwrap().to_string_lossy().to_string();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim_end();
+            if let Some(rest) = line.strip_prefix("===") {
+                let rest = rest.trim();
+                let needs_search = rest.ends_with("[search]");
+                cases.push(Case {
+                    file: fname.clone(),
+                    name: rest.trim_end_matches("[search]").trim().to_string(),
+                    needs_search,
+                    lines: Vec::new(),
+                });
+            } else if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            } else {
+                let c = cases
+                    .last_mut()
+                    .unwrap_or_else(|| panic!("{fname}:{}: line before the first ===", i + 1));
+                c.lines.push((i + 1, line.to_string()));
+            }
+        }
+    }
+    cases
+}
+
+/// What the transcript has put on the board so far, to judge "legal move".
+struct Tracker {
+    width: i64,
+    height: i64,
+    stones: HashSet<(i64, i64)>,
+    /// Inside BOARD/YXBOARD/SWAP2BOARD: stone lines add stones.
+    collecting: bool,
+    /// The stones before the last command: an ERROR answer restores them.
+    before: HashSet<(i64, i64)>,
+}
+
+impl Tracker {
+    fn sent(&mut self, line: &str) {
+        let up = line.trim().to_ascii_uppercase();
+        let mut words = up.split_whitespace();
+        let word = words.next().unwrap_or("");
+        let arg: String = words.collect::<Vec<_>>().join("");
+        let nums: Vec<i64> = arg.split(',').filter_map(|t| t.parse().ok()).collect();
+        let letter = word.starts_with(|c: char| c.is_ascii_alphabetic());
+        if self.collecting && letter && word != "DONE" {
+            // The engine drops a list cut short by another command.
+            self.collecting = false;
+            self.stones = self.before.clone();
+        }
+        if !self.collecting {
+            self.before = self.stones.clone();
+        }
+        if self.collecting {
+            if word == "DONE" {
+                self.collecting = false;
+            } else {
+                let nums: Vec<i64> = up
+                    .split(',')
+                    .filter_map(|t| t.trim().parse().ok())
+                    .collect();
+                if nums.len() >= 2 {
+                    self.stones.insert((nums[0], nums[1]));
+                }
+            }
+            return;
+        }
+        match word {
+            "START" if nums.len() == 1 => {
+                (self.width, self.height) = (nums[0], nums[0]);
+                self.stones.clear();
+            }
+            "RECTSTART" if nums.len() == 2 => {
+                (self.width, self.height) = (nums[0], nums[1]);
+                self.stones.clear();
+            }
+            "RESTART" => self.stones.clear(),
+            "TURN" | "PLAY" if nums.len() == 2 => {
+                self.stones.insert((nums[0], nums[1]));
+            }
+            "TAKEBACK" if nums.len() == 2 => {
+                self.stones.remove(&(nums[0], nums[1]));
+            }
+            "BOARD" | "YXBOARD" | "SWAP2BOARD" => {
+                self.stones.clear();
+                self.collecting = true;
+            }
+            _ => {}
+        }
+    }
+
+    /// Check a legal move and record it.
+    fn legal(&mut self, s: &str) -> Result<(i64, i64), String> {
+        let (x, y) = parse_point(s).ok_or_else(|| format!("'{s}' is not a move"))?;
+        if x >= self.width || y >= self.height {
+            return Err(format!(
+                "{x},{y} is outside the {}x{} board",
+                self.width, self.height
+            ));
+        }
+        if !self.stones.insert((x, y)) {
+            return Err(format!("{x},{y} is occupied"));
+        }
+        Ok((x, y))
+    }
+}
+
+fn points(list: &str) -> Result<Vec<(i64, i64)>, String> {
+    list.split_whitespace()
+        .map(|t| parse_point(t).ok_or_else(|| format!("bad point '{t}' in transcript")))
+        .collect()
+}
+
+fn run_case(case: &Case) -> Result<(), String> {
+    let mut e = Engine::spawn();
+    let mut t = Tracker {
+        width: 0,
+        height: 0,
+        stones: HashSet::new(),
+        collecting: false,
+        before: HashSet::new(),
+    };
+    let to = ANSWER_TIMEOUT;
+    for (lineno, line) in &case.lines {
+        let res = step(&mut e, &mut t, line, to);
+        if let Err(msg) = res {
+            return Err(format!(
+                "{}:{} [{}] `{}`: {}\n--- last exchange:\n{}",
+                case.file,
+                lineno,
+                case.name,
+                line,
+                msg,
+                e.tail(12)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(), String> {
+    if let Some(rest) = line.strip_prefix(">lf") {
+        let rest = rest.trim_start();
+        t.sent(rest);
+        return e.send_bytes(format!("{rest}\n").as_bytes());
+    }
+    if let Some(rest) = line.strip_prefix(">cr") {
+        let rest = rest.trim_start();
+        t.sent(rest);
+        return e.send_bytes(format!("{rest}\r").as_bytes());
+    }
+    if let Some(rest) = line.strip_prefix(">long ") {
+        let n: usize = rest.trim().parse().map_err(|_| "bad >long")?;
+        let mut b = vec![b'7'; n];
+        b.extend_from_slice(b"\r\n");
+        return e.send_bytes(&b);
+    }
+    if let Some(rest) = line.strip_prefix(">bytes ") {
+        let mut b: Vec<u8> = rest
+            .split_whitespace()
+            .map(|h| u8::from_str_radix(h, 16).map_err(|_| format!("bad hex {h}")))
+            .collect::<Result<_, _>>()?;
+        b.extend_from_slice(b"\r\n");
+        return e.send_bytes(&b);
+    }
+    if line.trim() == ">eof" {
+        e.close_stdin();
+        return Ok(());
+    }
+    if let Some(rest) = line.strip_prefix('>') {
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        t.sent(rest);
+        return e.send(rest);
+    }
+    let Some(expect) = line.strip_prefix("< ") else {
+        return Err("transcript line must start with > or <".into());
+    };
+    let expect = expect.trim();
+    let Some(pred) = expect.strip_prefix('~') else {
+        let got = e.answer(to)?;
+        return if got == expect {
+            Ok(())
+        } else {
+            Err(format!("expected '{expect}', got '{got}'"))
+        };
+    };
+    let (name, arg) = pred.split_once(' ').unwrap_or((pred, ""));
+    match name {
+        "move" => t.legal(&e.answer(to)?).map(|_| ()),
+        "oneof" | "noneof" => {
+            let set = points(arg)?;
+            let got = e.answer(to)?;
+            let p = t.legal(&got)?;
+            match (name == "oneof", set.contains(&p)) {
+                (true, false) => Err(format!("{got} is not one of {arg}")),
+                (false, true) => Err(format!("{got} is one of the excluded {arg}")),
+                _ => Ok(()),
+            }
+        }
+        "moves" => {
+            let n: usize = arg.parse().map_err(|_| "bad ~moves count")?;
+            let got = e.answer(to)?;
+            let ms: Vec<&str> = got.split(' ').collect();
+            if ms.len() != n {
+                return Err(format!("expected {n} moves, got '{got}'"));
+            }
+            ms.iter().try_for_each(|m| t.legal(m).map(|_| ()))
+        }
+        "swap3" | "swap5" => {
+            let got = e.answer(to)?;
+            if got == "SWAP" {
+                return Ok(());
+            }
+            let ms: Vec<&str> = got.split(' ').collect();
+            let max = if name == "swap3" { 2 } else { 1 };
+            if ms.len() > max {
+                return Err(format!("too many moves in '{got}'"));
+            }
+            ms.iter().try_for_each(|m| t.legal(m).map(|_| ()))
+        }
+        "error" | "unknown" | "prefix" | "message" => {
+            let prefix = match name {
+                "error" => "ERROR ",
+                "unknown" => "UNKNOWN ",
+                "message" => "MESSAGE",
+                _ => arg,
+            };
+            let got = if name == "message" || arg.starts_with("MESSAGE") {
+                e.recv(to)?
+            } else {
+                e.answer(to)?
+            };
+            if got.starts_with(prefix) {
+                if name == "error" {
+                    t.stones = t.before.clone();
+                }
+                Ok(())
+            } else {
+                Err(format!(
+                    "expected a line starting with '{prefix}', got '{got}'"
+                ))
+            }
+        }
+        "silent" => {
+            e.send("ABOUT")?;
+            let got = e.answer(to)?;
+            if got.starts_with("name=\"Sente\"") {
+                Ok(())
+            } else {
+                Err(format!("expected no answer, got '{got}'"))
+            }
+        }
+        "exit" => {
+            let st = e.wait_exit(Duration::from_secs(5))?;
+            if st.success() {
+                Ok(())
+            } else {
+                Err(format!("exit status {st}"))
+            }
+        }
+        _ => Err(format!("unknown predicate ~{name}")),
+    }
+}
+
+fn run_all(search: bool) {
+    let cases: Vec<Case> = load_cases()
+        .into_iter()
+        .filter(|c| c.needs_search == search)
+        .collect();
+    assert!(!cases.is_empty(), "no transcripts found");
+    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(c).err()).collect();
+    eprintln!(
+        "{} transcripts ({} lines), {} failed",
+        cases.len(),
+        cases.iter().map(|c| c.lines.len()).sum::<usize>(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+}
+
+#[test]
+fn protocol_transcripts() {
+    run_all(false);
+}
+
+/// Cases that need a real search to find the tactical answer (win in one,
+/// block a four, avoid a forbidden point by choice rather than by the
+/// legality guard).
+#[test]
+fn tactical_transcripts() {
+    run_all(true);
+}
+
+/// END in the middle of a long search: the process must be gone quickly.
+/// The bound is generous (the protocol allows ~1 s before a kill); the
+/// measured figure is printed.
+#[test]
+fn end_mid_search_exits_quickly() {
+    let mut e = Engine::spawn();
+    for l in [
+        "START 20",
+        "INFO timeout_turn 60000",
+        "INFO timeout_match 0",
+        "INFO time_left 2147483647",
+    ] {
+        e.send(l).unwrap();
+    }
+    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
+    e.send("BOARD").unwrap();
+    for l in ["10,10,2", "11,11,1", "9,11,2", "12,12,1", "10,9,2"] {
+        e.send(l).unwrap();
+    }
+    e.send("DONE").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // Was the move already answered? Then this measures END when idle.
+    let mut mid_search = true;
+    while let Ok(l) = e.recv(Duration::from_millis(1)) {
+        if parse_point(&l).is_some() {
+            mid_search = false;
+        }
+    }
+    let t0 = Instant::now();
+    e.send("END").unwrap();
+    let st = e.wait_exit(Duration::from_secs(5)).unwrap();
+    let dt = t0.elapsed();
+    eprintln!("END latency: {dt:?} (mid-search: {mid_search})");
+    assert!(st.success(), "exit status {st}");
+    assert!(dt < Duration::from_secs(1), "END took {dt:?}");
+}
+
+/// YXSTOP during a long search makes the engine answer a legal move now.
+#[test]
+fn stop_answers_now() {
+    let mut e = Engine::spawn();
+    for l in [
+        "START 15",
+        "INFO timeout_turn 60000",
+        "INFO time_left 2147483647",
+    ] {
+        e.send(l).unwrap();
+    }
+    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
+    e.send("TURN 7,7").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    e.send("YXSTOP").unwrap();
+    let mv = e.answer(Duration::from_secs(5)).unwrap();
+    let dt = t0.elapsed();
+    eprintln!("YXSTOP answered {mv} after {dt:?}");
+    let (x, y) = parse_point(&mv).unwrap_or_else(|| panic!("not a move: {mv}"));
+    assert!(x < 15 && y < 15 && (x, y) != (7, 7));
+    // INFO while the search ran is applied to the next one; the process lives.
+    e.ping(ANSWER_TIMEOUT).unwrap();
+    e.send("END").unwrap();
+    assert!(e.wait_exit(Duration::from_secs(5)).unwrap().success());
+}

@@ -18,6 +18,9 @@
 #   CONCURRENCY [1]  GAMES (cap; default: until the SPRT decides)
 #   JSON [sprt-BASE-NEW.json in the current directory]
 #   TARGET_DIR   cargo target dir for the two builds (reuse it to save time)
+#   BIN [pbrain-sente]  binary built at each revision; BIN_ARGS its arguments
+#                (e.g. BIN=sente-arena BIN_ARGS="--fake-engine search" pits the
+#                library search of the two revisions without the protocol layer)
 #   KEEP=1       keep the temporary directory
 set -euo pipefail
 
@@ -51,6 +54,8 @@ ELO1=${ELO1:-10}
 ALPHA=${ALPHA:-0.05}
 BETA=${BETA:-0.05}
 CONCURRENCY=${CONCURRENCY:-1}
+BIN=${BIN:-pbrain-sente}
+BIN_ARGS=${BIN_ARGS:-}
 
 case "$RULE" in
   0|freestyle) RULE_NAME=freestyle ;;
@@ -86,8 +91,8 @@ build() { # side revision
   local side=$1 rev=$2
   echo "== building $side at $rev" >&2
   git -C "$REPO" worktree add --detach --quiet "$WORK/$side" "$rev"
-  (cd "$WORK/$side" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --release --quiet --bin pbrain-sente)
-  cp "$TARGET_DIR/release/pbrain-sente" "$WORK/pbrain-$side"
+  (cd "$WORK/$side" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --release --quiet --bin "$BIN")
+  cp "$TARGET_DIR/release/$BIN" "$WORK/pbrain-$side"
 }
 build base "$base_rev"
 build new "$new_rev"
@@ -101,8 +106,8 @@ if [ -n "${GAMES:-}" ]; then games_opt=(--games "$GAMES"); fi
 
 echo "== SPRT new ${new_rev:0:8} vs base ${base_rev:0:8}: elo0 $ELO0 elo1 $ELO1 alpha $ALPHA beta $BETA, turn $TURN ms, game $MATCH ms, $OPENINGS" >&2
 "$ARENA" \
-  --engine1 "$WORK/pbrain-new" --name1 "new-${new_rev:0:8}" \
-  --engine2 "$WORK/pbrain-base" --name2 "base-${base_rev:0:8}" \
+  --engine1 "$WORK/pbrain-new $BIN_ARGS" --name1 "new-${new_rev:0:8}" \
+  --engine2 "$WORK/pbrain-base $BIN_ARGS" --name2 "base-${base_rev:0:8}" \
   --rule "$RULE" --size "$SIZE" --turn "$TURN" --match "$MATCH" --tolerance "$TOLERANCE" \
   --memory "$MEMORY" --openings "$OPENINGS" --concurrency "$CONCURRENCY" \
   --sprt "$ELO0,$ELO1" --alpha "$ALPHA" --beta "$BETA" --json "$JSON" \

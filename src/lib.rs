@@ -6,6 +6,7 @@
 //! searcher gets a `search::SearchRequest` and returns a `search::SearchResult`.
 
 pub mod arena;
+pub mod bench;
 pub mod eval;
 pub mod game;
 pub mod protocol;

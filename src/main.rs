@@ -1,8 +1,15 @@
 //! `pbrain-sente`: the Gomocup brain binary. Thin: logging to stderr, then the
 //! protocol loop (default) or a subcommand.
 
-fn main() {
+fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => sente::protocol::io::run(),
+        Some(other) => {
+            anyhow::bail!("unknown subcommand '{other}' (run without arguments for the protocol)")
+        }
+    }
 }

@@ -38,7 +38,8 @@ usage: sente-arena --engine1 CMD --engine2 CMD [options]
   --engine-stderr   show the engines' stderr
   --fake-engine KIND[:N]  run a built-in test engine: random, overtime, crash, garbage,
                     illegal, occupied, memory, silent, forbidden
-                    (misbehaving after N good moves)
+                    (misbehaving after N good moves); slow:MS sleeps MS per move;
+                    search: Sente's library search behind a minimal protocol
 ";
 
 /// What the command line asks for.

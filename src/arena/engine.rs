@@ -214,9 +214,8 @@ impl Engine {
         }
     }
 
-    /// Wait up to `limit` for the next meaningful line. Lines the protocol
-    /// allows besides answers (MESSAGE, DEBUG, ERROR, UNKNOWN) are logged and
-    /// skipped. `memory_limit` (0 = none) is checked while waiting.
+    /// Wait up to `limit` for the next meaningful line. MESSAGE lines are
+    /// kept, DEBUG lines logged, both skipped. `memory_limit` (0 = none) is checked while waiting.
     fn next_line(&mut self, deadline: Instant, memory_limit: u64) -> Result<String, Failure> {
         let mut next_sample = Instant::now() + POLL;
         loop {
@@ -246,9 +245,7 @@ impl Engine {
                             }
                             self.messages.push(t.to_string());
                         }
-                        "DEBUG" | "ERROR" | "UNKNOWN" => {
-                            log::info!("{}: {t}", self.name);
-                        }
+                        "DEBUG" => log::debug!("{}: {t}", self.name),
                         _ => return Ok(t.to_string()),
                     }
                 }
@@ -325,6 +322,11 @@ impl Engine {
                         });
                     }
                     let upper = l.to_ascii_uppercase();
+                    if upper.starts_with("ERROR") || upper.starts_with("UNKNOWN") {
+                        // Allowed protocol lines; a move may still follow.
+                        log::info!("{}: {l}", self.name);
+                        continue;
+                    }
                     if let Some(rest) = upper.strip_prefix("SUGGEST") {
                         if let Some((x, y)) = parse_move(rest) {
                             if let Err(e) = self.send(&format!("PLAY {x},{y}")) {

@@ -2,14 +2,17 @@
 //! KIND[:N]`): a random mover that takes a five and blocks one, and
 //! misbehaving variants that play N good moves and then overtime, crash,
 //! print garbage, play off the board or on an occupied point, eat memory,
-//! play a renju-forbidden point, or never answer (not even START). They speak just enough protocol.
+//! play a renju-forbidden point, or never answer (not even START); and a
+//! slow mover (`slow:MS`) that spends game time; and `search`, Sente's
+//! library search behind this minimal protocol. They speak just enough protocol.
 
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::game::rules::{is_forbidden, is_win};
 use crate::game::zobrist::SplitMix64;
 use crate::game::{Board, Pos};
+use crate::search::{Limits, SearchRequest, Searcher};
 use crate::types::{Color, Rule, RuleSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +33,11 @@ pub enum Kind {
     Memory,
     /// Never answers anything, START included, and ignores END.
     Silent,
+    /// Sleeps N milliseconds before every (random) move: uses up game time.
+    Slow,
+    /// Sente's own search through the library (no protocol layer): a real
+    /// opponent for the arena while the brain's protocol is elsewhere.
+    Search,
     /// Plays a point forbidden to it (Black under renju) whenever one exists.
     Forbidden,
 }
@@ -50,6 +58,8 @@ impl Kind {
             "memory" => Kind::Memory,
             "silent" => Kind::Silent,
             "forbidden" => Kind::Forbidden,
+            "slow" => Kind::Slow,
+            "search" => Kind::Search,
             _ => return None,
         };
         Some((k, n))
@@ -69,6 +79,14 @@ struct Fake {
     hog: Vec<u8>,
     /// Stones of a BOARD being read: (x, y, field).
     pending: Option<Vec<(i64, i64, u8)>>,
+    /// INFO timeout_turn, timeout_match, time_left, max_memory.
+    turn_ms: Option<u64>,
+    match_ms: Option<u64>,
+    time_left_ms: Option<i64>,
+    memory: usize,
+    searcher: Option<Searcher>,
+    /// When the current request arrived.
+    asked: Instant,
 }
 
 /// Run a fake engine on stdin/stdout until END or EOF.
@@ -82,6 +100,12 @@ pub fn run(kind: Kind, good: usize, seed: u64) {
         seed,
         hog: Vec::new(),
         pending: None,
+        turn_ms: None,
+        match_ms: None,
+        time_left_ms: None,
+        memory: 0,
+        searcher: None,
+        asked: Instant::now(),
     };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
@@ -94,6 +118,7 @@ pub fn run(kind: Kind, good: usize, seed: u64) {
         if kind == Kind::Silent {
             continue;
         }
+        f.asked = Instant::now();
         let reply = f.handle(&line);
         match reply {
             Reply::None => {}
@@ -149,13 +174,21 @@ impl Fake {
             }
             "INFO" => {
                 let mut it = arg.split_whitespace();
-                if it.next() == Some("rule") {
-                    let bits = it.next().and_then(|v| v.parse().ok()).unwrap_or(0);
-                    self.rules = RuleSet::from_bits(bits);
-                    self.rules.continuous = false;
-                    if let Some(b) = self.board.as_mut() {
-                        b.set_rules(self.rules);
+                let key = it.next().unwrap_or("");
+                let val = it.next().unwrap_or("");
+                match key {
+                    "rule" => {
+                        self.rules = RuleSet::from_bits(val.parse().unwrap_or(0));
+                        self.rules.continuous = false;
+                        if let Some(b) = self.board.as_mut() {
+                            b.set_rules(self.rules);
+                        }
                     }
+                    "timeout_turn" => self.turn_ms = val.parse().ok(),
+                    "timeout_match" => self.match_ms = val.parse().ok(),
+                    "time_left" => self.time_left_ms = val.parse().ok(),
+                    "max_memory" => self.memory = val.parse().unwrap_or(0),
+                    _ => {}
                 }
                 Reply::None
             }
@@ -228,11 +261,14 @@ impl Fake {
         let Some(b) = self.board.as_ref() else {
             return Reply::Line("ERROR no START".into());
         };
+        if self.kind == Kind::Slow {
+            std::thread::sleep(Duration::from_millis(self.good as u64));
+        }
         let misbehave = self.played >= self.good;
         self.played += 1;
         if misbehave {
             match self.kind {
-                Kind::Random | Kind::Silent => {}
+                Kind::Random | Kind::Silent | Kind::Slow | Kind::Search => {}
                 Kind::Overtime => std::thread::sleep(Duration::from_secs(600)),
                 Kind::Crash => std::process::exit(3),
                 Kind::Garbage => return Reply::Line("I think 7 comma 7".into()),
@@ -262,12 +298,43 @@ impl Fake {
             }
         }
         let mut rng = SplitMix64::new(self.seed ^ b.hash());
-        let p = choose(b, &mut rng);
+        let mut p = choose(b, &mut rng);
+        if self.kind == Kind::Search {
+            p = self.search().unwrap_or(p);
+        }
+        let Some(b) = self.board.as_ref() else {
+            return Reply::Line("ERROR no START".into());
+        };
         let (x, y) = b.xy(p);
         if let Some(b) = self.board.as_mut() {
             b.play(p);
         }
         Reply::Line(format!("{x},{y}"))
+    }
+}
+
+impl Fake {
+    /// The library search's move for the side to move, within the limits
+    /// the manager sent.
+    fn search(&mut self) -> Option<Pos> {
+        // A small table: this is a test opponent for fast time controls.
+        let memory = if self.memory == 0 {
+            64 << 20
+        } else {
+            self.memory.min(64 << 20)
+        };
+        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(memory));
+        let limits = Limits {
+            turn_ms: self.turn_ms,
+            match_ms: self.match_ms,
+            time_left_ms: self.time_left_ms,
+            start: self.asked,
+            ..Limits::default()
+        };
+        let board = self.board.as_mut()?;
+        let mut b = board.clone();
+        let r = searcher.search(&mut b, &SearchRequest::new(limits), &mut |_| {});
+        (!r.best.is_none() && board.is_empty(r.best)).then_some(r.best)
     }
 }
 

@@ -82,13 +82,20 @@ impl Tally {
         elo_from_score(self.clamped_score(self.score()))
     }
 
-    /// Half-width of the 95% interval of the Elo difference.
+    /// Half-width of the 95% interval of the Elo difference (for a clean
+    /// sweep: the distance to the Elo of the score's Wilson bound).
     pub fn elo_95(&self) -> f64 {
         let n = self.games();
         if n == 0 {
             return 0.0;
         }
         let s = self.score();
+        if self.wins == n || self.losses == n {
+            // A clean sweep has no spread: use the Wilson bound of the score,
+            // 1 / (1 + z²/n) away from the certain result.
+            let bound = 1.0 / (1.0 + Z95 * Z95 / n as f64);
+            return (self.elo().abs() - elo_from_score(self.clamped_score(bound)).abs()).abs();
+        }
         let se = (self.game_variance() / n as f64).sqrt();
         let hi = elo_from_score(self.clamped_score(s + Z95 * se));
         let lo = elo_from_score(self.clamped_score(s - Z95 * se));
@@ -289,6 +296,12 @@ mod tests {
         assert!(close(t.elo_95(), want, 1e-9));
         assert!(close(want, 66.0134, 1e-3), "{want}");
         assert_eq!(tally(0, 0, 0).elo_95(), 0.0);
+        // 10-0: Wilson bound 1/(1+z²/10) = 0.72246; clamped score 0.95.
+        let sweep = tally(10, 0, 0);
+        let want = elo_from_score(0.95) - elo_from_score(1.0 / (1.0 + Z95 * Z95 / 10.0));
+        assert!(close(sweep.elo_95(), want, 1e-9));
+        assert!(close(want, 511.5 - 166.0, 1.0), "{want}");
+        assert!(close(tally(0, 0, 10).elo_95(), want, 1e-9));
     }
 
     #[test]

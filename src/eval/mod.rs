@@ -14,6 +14,7 @@ pub mod weights;
 use crate::game::board::{Board, Pos, EMPTY};
 use crate::game::pattern::{table, Pattern, PatternTable};
 use crate::types::{Color, Rule, Score};
+
 use weights::{classify, point_value, Class, CLASSES, EVAL_LIMIT, OPP_WEIGHT_8, OWN_WEIGHT_8};
 
 const PATTERNS: [Pattern; 11] = [
@@ -30,14 +31,66 @@ const PATTERNS: [Pattern; 11] = [
     Pattern::Five,
 ];
 
-/// Flag in a cached pattern byte: two fours on this one line.
-const DF: u8 = 16;
+/// Nibble code of a line: the `Pattern` (0..=10), or `DOUBLE_FOUR_CODE`
+/// for a `Flex4` line that holds two separate fours (renju needs to know).
+const DOUBLE_FOUR_CODE: u16 = 11;
+
+/// Class and value of every combination of four line nibbles, one table for
+/// ordinary colours and one for renju Black: `value << 8 | class`.
+struct Combos {
+    t: [Box<[u32]>; 2],
+}
+
+fn combos() -> &'static Combos {
+    static C: std::sync::OnceLock<Combos> = std::sync::OnceLock::new();
+    C.get_or_init(|| {
+        let build = |renju_black: bool| {
+            (0..1usize << 16)
+                .map(|code| {
+                    let nib = |d: usize| ((code >> (4 * d)) & 15) as u16;
+                    let pats = [0, 1, 2, 3].map(|d| nibble_pattern(nib(d)));
+                    let dfs = [0, 1, 2, 3].map(|d| nib(d) == DOUBLE_FOUR_CODE);
+                    let class = classify(pats, dfs, renju_black);
+                    ((point_value(pats, class) as u32) << 8) | class as u32
+                })
+                .collect::<Vec<u32>>()
+                .into_boxed_slice()
+        };
+        Combos {
+            t: [build(false), build(true)],
+        }
+    })
+}
+
+#[inline]
+fn nibble_pattern(n: u16) -> Pattern {
+    if n == DOUBLE_FOUR_CODE {
+        Pattern::Flex4
+    } else {
+        PATTERNS.get(n as usize).copied().unwrap_or(Pattern::None)
+    }
+}
+
+const CLASS_OF: [Class; CLASSES] = [
+    Class::Forbidden,
+    Class::None,
+    Class::Two,
+    Class::DoubleTwo,
+    Class::Block3,
+    Class::Flex3,
+    Class::DoubleThree,
+    Class::Block4,
+    Class::FourThree,
+    Class::DoubleFour,
+    Class::Flex4,
+    Class::Five,
+];
 
 /// What the evaluator keeps per cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct CellEval {
-    /// Pattern byte (pattern | `DF`) per colour and direction.
-    pats: [[u8; 4]; 2],
+    /// Four line nibbles per colour (direction d in bits 4d..4d+4).
+    code: [u16; 2],
     class: [Class; 2],
     val: [i32; 2],
     /// Is this an empty playing cell whose value is in the totals?
@@ -47,8 +100,9 @@ struct CellEval {
 /// Incremental pattern evaluation of one board (see the module doc).
 #[derive(Clone)]
 pub struct Evaluator {
-    rule: Rule,
     table: &'static PatternTable,
+    /// Combination tables per colour (renju Black has its own).
+    combo: [&'static [u32]; 2],
     dirs: [isize; 4],
     cells: Vec<CellEval>,
     total: [i32; 2],
@@ -60,9 +114,15 @@ impl Evaluator {
     pub fn new(board: &Board) -> Evaluator {
         let rule = board.rules().rule;
         let n = board.stride() * (board.height() + 2 * crate::game::board::PAD);
+        let c = combos();
+        let black = if rule == Rule::Renju {
+            &c.t[1]
+        } else {
+            &c.t[0]
+        };
         let mut ev = Evaluator {
-            rule,
             table: table(rule),
+            combo: [black, &c.t[0]],
             dirs: board.dirs(),
             cells: vec![CellEval::default(); n],
             total: [0; 2],
@@ -105,26 +165,26 @@ impl Evaluator {
             self.cells[p.idx()] = CellEval::default();
             return;
         }
-        let keys = board.line_keys(p);
         for color in [Color::Black, Color::White] {
             let ci = color.index();
-            for (d, &key) in keys.iter().enumerate() {
+            let mut code = c.code[ci];
+            for d in 0..4 {
                 if mask & (1 << d) != 0 {
+                    let key = board.line_key(p, d);
                     let pat = self.table.get(key, color);
-                    let df = if self.table.double_four(key, color) {
-                        DF
+                    let nib = if pat == Pattern::Flex4 && self.table.double_four(key, color) {
+                        DOUBLE_FOUR_CODE
                     } else {
-                        0
+                        pat as u16
                     };
-                    c.pats[ci][d] = pat as u8 | df;
+                    code = (code & !(15 << (4 * d))) | (nib << (4 * d));
                 }
             }
-            let pats = c.pats[ci].map(|b| PATTERNS[(b & 15) as usize]);
-            let dfs = c.pats[ci].map(|b| b & DF != 0);
-            let renju_black = self.rule == Rule::Renju && color == Color::Black;
-            let class = classify(pats, dfs, renju_black);
+            c.code[ci] = code;
+            let cv = self.combo[ci][code as usize];
+            let class = CLASS_OF[(cv & 255) as usize];
             c.class[ci] = class;
-            c.val[ci] = point_value(pats, class);
+            c.val[ci] = (cv >> 8) as i32;
             self.total[ci] += c.val[ci];
             self.counts[ci][class as usize] += 1;
         }
@@ -141,7 +201,7 @@ impl Evaluator {
     /// The pattern a stone of `color` on `p` makes in direction `d`.
     #[inline]
     pub fn pattern(&self, p: Pos, color: Color, d: usize) -> Pattern {
-        PATTERNS[(self.cells[p.idx()].pats[color.index()][d] & 15) as usize]
+        nibble_pattern((self.cells[p.idx()].code[color.index()] >> (4 * d)) & 15)
     }
 
     /// The evaluation value of the empty cell `p` for `color`.

@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use crate::game::board::Pos;
-use crate::types::{mate_in, mated_in, Score, INFINITE};
+use crate::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 
 use super::movegen::{generate, Gen, Position};
 use super::ordering::{is_tactical, Ordering, MAX_PLY};
+use super::threat::ThreatSolver;
 use super::time::TimePlan;
 use super::tt::{Bound, Tt};
 
@@ -19,6 +20,20 @@ const CHECK_EVERY: u64 = 256;
 /// Moves searched at full depth before reductions start.
 const LMR_FULL_MOVES: usize = 3;
 const LMR_MIN_DEPTH: i32 = 3;
+/// Late-move pruning: at depth d at most LMP_BASE + LMP_PER_DEPTH·d² moves.
+const LMP_MAX_DEPTH: i32 = 4;
+const LMP_BASE: usize = 4;
+const LMP_PER_DEPTH: usize = 2;
+
+/// What bounds one tree search.
+pub struct TreeLimits<'a> {
+    pub stop: &'a AtomicBool,
+    pub plan: TimePlan,
+    pub start: Instant,
+    pub max_nodes: u64,
+    /// Threat-solver nodes per VCF call at the horizon (0: off).
+    pub leaf_vcf_nodes: u64,
+}
 
 /// Per-search state of the tree walk.
 pub struct Tree<'a, 'b> {
@@ -32,6 +47,11 @@ pub struct Tree<'a, 'b> {
     pub start: Instant,
     pub max_nodes: u64,
     pub seldepth: usize,
+    /// Threat solver for VCF at the horizon, and its node budget per call
+    /// (0: off).
+    pub threat: &'a mut ThreatSolver,
+    pub leaf_vcf_nodes: u64,
+    pub vcf_nodes: u64,
     pv: Vec<[Pos; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     move_bufs: Vec<Vec<Pos>>,
@@ -44,10 +64,8 @@ impl<'a, 'b> Tree<'a, 'b> {
         pos: Position<'b>,
         tt: &'a mut Tt,
         ord: &'a mut Ordering,
-        stop: &'a AtomicBool,
-        plan: TimePlan,
-        start: Instant,
-        max_nodes: u64,
+        threat: &'a mut ThreatSolver,
+        limits: TreeLimits<'a>,
     ) -> Self {
         Tree {
             pos,
@@ -55,11 +73,14 @@ impl<'a, 'b> Tree<'a, 'b> {
             ord,
             nodes: 0,
             aborted: false,
-            stop,
-            plan,
-            start,
-            max_nodes,
+            stop: limits.stop,
+            plan: limits.plan,
+            start: limits.start,
+            max_nodes: limits.max_nodes,
             seldepth: 0,
+            threat,
+            leaf_vcf_nodes: limits.leaf_vcf_nodes,
+            vcf_nodes: 0,
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             move_bufs: vec![Vec::new(); MAX_PLY + 1],
@@ -75,7 +96,7 @@ impl<'a, 'b> Tree<'a, 'b> {
     #[inline]
     fn check_limits(&mut self) {
         if self.stop.load(AtomicOrdering::Relaxed)
-            || self.nodes >= self.max_nodes
+            || self.nodes + self.vcf_nodes >= self.max_nodes
             || self.plan.out_of_time(self.elapsed_ms())
         {
             self.aborted = true;
@@ -170,6 +191,16 @@ impl<'a, 'b> Tree<'a, 'b> {
                 if self.pos.open_four_win().is_some() {
                     return mate_in(ply + 3);
                 }
+                // VCF as quiescence: only possible with a four to make.
+                if self.leaf_vcf_nodes > 0 && self.pos.ev.fours(stm) > 0 {
+                    let line = self
+                        .threat
+                        .vcf(self.pos.board, stm, self.leaf_vcf_nodes, self.stop);
+                    self.vcf_nodes += self.threat.nodes();
+                    if let Some(line) = line {
+                        return mate_in(ply + line.len());
+                    }
+                }
                 return self.pos.ev.evaluate(stm);
             }
             depth = 1;
@@ -229,6 +260,14 @@ impl<'a, 'b> Tree<'a, 'b> {
         for (i, &(m, _)) in scored.iter().enumerate() {
             let quiet = !forced && !is_tactical(&self.pos, m) && m != hash_move;
             let killer = self.ord.is_killer(ply, m);
+            // Late-move pruning: near the horizon only the best-ordered
+            // quiet moves are tried (never a forced defence).
+            if quiet && !killer && depth <= LMP_MAX_DEPTH && best > -MATE_BOUND {
+                let limit = LMP_BASE + LMP_PER_DEPTH * depth as usize * depth as usize;
+                if i >= limit * if pv_node { 2 } else { 1 } {
+                    continue;
+                }
+            }
             self.pos.make(m);
             let new_depth = if extend { depth } else { depth - 1 };
             let mut score;

@@ -21,9 +21,10 @@ use std::time::{Duration, Instant};
 use crate::game::{Board, Pos};
 use crate::types::{is_mate_score, mate_in, mated_in, Score, INFINITE, MATE};
 
-use alphabeta::Tree;
+use alphabeta::{Tree, TreeLimits};
 use movegen::{Gen, Position};
 use ordering::{Ordering as MoveOrdering, MAX_PLY};
+use threat::ThreatSolver;
 use tt::{Bound, Tt};
 
 /// Everything the manager told us that bounds one search.
@@ -135,7 +136,63 @@ struct RootMove {
 pub struct Searcher {
     tt: Tt,
     ord: MoveOrdering,
+    threat: ThreatSolver,
     pub stats: SearchStats,
+}
+
+/// Node budgets of the threat solver for one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreatBudget {
+    /// Our VCF at the root.
+    pub vcf: u64,
+    /// Our VCT at the root (0: skipped).
+    pub vct: u64,
+    /// The opponent's VCF at the root, and all the re-checks after each of
+    /// our moves together (0: skipped).
+    pub defend: u64,
+    /// VCF at each horizon node where the side to move has a four.
+    pub leaf: u64,
+}
+
+/// Threats searched at the root before the main search get at most about a
+/// fifth of the move's time (the solver visits some 300k nodes a second).
+pub fn threat_budget(plan: &time::TimePlan, max_nodes: u64) -> ThreatBudget {
+    let b = threat_budget_for_time(plan);
+    // Under a node limit the solver takes at most an eighth of it per call.
+    let cap = |n: u64| n.min(max_nodes / 8);
+    ThreatBudget {
+        vcf: cap(b.vcf),
+        vct: cap(b.vct),
+        defend: cap(b.defend),
+        leaf: cap(b.leaf),
+    }
+}
+
+fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
+    if plan.instant {
+        return ThreatBudget {
+            vcf: 3_000,
+            vct: 0,
+            defend: 0,
+            leaf: 0,
+        };
+    }
+    if plan.unlimited {
+        // Depth- or node-limited (bench, analysis): fixed, deterministic.
+        return ThreatBudget {
+            vcf: 20_000,
+            vct: 20_000,
+            defend: 20_000,
+            leaf: 100,
+        };
+    }
+    let ms = plan.hard_ms;
+    ThreatBudget {
+        vcf: (ms * 60).clamp(2_000, 200_000),
+        vct: if ms >= 150 { (ms * 30).min(300_000) } else { 0 },
+        defend: (ms * 20).clamp(2_000, 200_000),
+        leaf: 100,
+    }
 }
 
 /// Bytes of transposition table for a whole-process memory budget.
@@ -160,6 +217,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(bytes),
             ord: MoveOrdering::default(),
+            threat: ThreatSolver::new(),
             stats: SearchStats::default(),
         }
     }
@@ -168,6 +226,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.ord.clear();
+        self.threat.clear();
     }
 
     pub fn tt_bytes(&self) -> usize {
@@ -206,21 +265,26 @@ impl Searcher {
             };
         }
 
+        let budget = threat_budget(&plan, max_nodes);
         let pos = Position::new(board);
         let mut tree = Tree::new(
             pos,
             &mut self.tt,
             &mut self.ord,
-            &req.stop,
-            plan,
-            limits.start,
-            max_nodes,
+            &mut self.threat,
+            TreeLimits {
+                stop: &req.stop,
+                plan,
+                start: limits.start,
+                max_nodes,
+                leaf_vcf_nodes: budget.leaf,
+            },
         );
         let mut moves = Vec::new();
         let gen = tree.generate(&mut moves);
         let stm = tree.pos.stm();
         let immediate = match gen {
-            Gen::Win(p) => Some((p, mate_in(1))),
+            Gen::Win(p) => Some((p, mate_in(1), vec![p])),
             Gen::Lost => {
                 // Lost whatever we do: block one five if we may, else any legal move.
                 let p = tree
@@ -237,7 +301,7 @@ impl Searcher {
                         cells.into_iter().find(|&p| tree.pos.legal_for(p, stm))
                     })
                     .or_else(|| tree.pos.board.empty_cells().next());
-                p.map(|p| (p, mated_in(2)))
+                p.map(|p| (p, mated_in(2), vec![p]))
             }
             Gen::Moves { .. } if moves.is_empty() => {
                 // Renju: every near point forbidden; any legal cell will do.
@@ -247,25 +311,26 @@ impl Searcher {
                     .copied()
                     .find(|&p| tree.pos.legal_for(p, stm))
                     .or(cells.first().copied());
-                p.map(|p| (p, 0))
+                p.map(|p| (p, 0, vec![p]))
             }
             Gen::Moves { .. } if moves.len() == 1 && multipv == 1 => {
                 let s = tree.pos.ev.evaluate(stm);
-                Some((moves[0], s))
+                Some((moves[0], s, vec![moves[0]]))
             }
-            Gen::Moves { .. } => None,
+            Gen::Moves { .. } => root_threats(&mut tree, &mut moves, budget, &req.stop),
         };
-        if let Some((best, score)) = immediate {
+        if let Some((best, score, pv)) = immediate {
+            let nodes = tree.nodes + tree.vcf_nodes;
             let info = SearchInfo {
                 depth: 1,
                 score,
-                nodes: 1,
+                nodes,
                 elapsed: limits.start.elapsed(),
-                pv: vec![best],
+                pv: pv.clone(),
             };
             on_info(&info);
             self.stats = SearchStats {
-                nodes: 1,
+                nodes,
                 depth: 1,
                 elapsed: info.elapsed,
                 ..SearchStats::default()
@@ -273,9 +338,9 @@ impl Searcher {
             return SearchResult {
                 best,
                 score,
-                pv: vec![best],
+                pv,
                 depth: 1,
-                nodes: 1,
+                nodes,
                 ranked: vec![(best, score)],
             };
         }
@@ -334,7 +399,7 @@ impl Searcher {
             let info = SearchInfo {
                 depth: depth as u32,
                 score,
-                nodes: tree.nodes,
+                nodes: tree.nodes + tree.vcf_nodes,
                 elapsed: limits.start.elapsed(),
                 pv: best.pv.clone(),
             };
@@ -348,7 +413,7 @@ impl Searcher {
                 break;
             }
         }
-        let nodes = tree.nodes;
+        let nodes = tree.nodes + tree.vcf_nodes;
         let seldepth = tree.seldepth;
         drop(tree);
         let best = completed[0].clone();
@@ -374,6 +439,62 @@ impl Searcher {
             ranked,
         }
     }
+}
+
+/// Threats at the root: our VCF, then our VCT, win at once; if the opponent
+/// has a VCF, keep only the moves after which it has none (all of them when
+/// none does). Returns the move to play when a win was found.
+fn root_threats(
+    tree: &mut Tree,
+    moves: &mut Vec<Pos>,
+    budget: ThreatBudget,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<(Pos, Score, Vec<Pos>)> {
+    let stm = tree.pos.stm();
+    let opp = stm.opposite();
+    let win = |line: Vec<Pos>| Some((line[0], mate_in(line.len()), line));
+    if budget.vcf > 0 {
+        let line = tree.threat.vcf(tree.pos.board, stm, budget.vcf, stop);
+        tree.vcf_nodes += tree.threat.nodes();
+        if let Some(line) = line.filter(|l| !l.is_empty()) {
+            return win(line);
+        }
+    }
+    if budget.vct > 0 {
+        let line = tree
+            .threat
+            .vct(tree.pos.board, stm, threat::MAX_THREATS, budget.vct, stop);
+        tree.vcf_nodes += tree.threat.nodes();
+        if let Some(line) = line.filter(|l| !l.is_empty()) {
+            return win(line);
+        }
+    }
+    if budget.defend > 0 && moves.len() > 1 {
+        let theirs = tree.threat.vcf(tree.pos.board, opp, budget.defend, stop);
+        tree.vcf_nodes += tree.threat.nodes();
+        if theirs.is_some() {
+            let mut safe = Vec::new();
+            let each = (budget.defend / moves.len() as u64).max(200);
+            for &m in moves.iter() {
+                tree.pos.make(m);
+                let r = tree.threat.vcf(tree.pos.board, opp, each, stop);
+                tree.vcf_nodes += tree.threat.nodes();
+                tree.pos.unmake();
+                if r.is_none() {
+                    safe.push(m);
+                }
+            }
+            log::debug!(
+                "opponent VCF: {} of {} moves defuse it",
+                safe.len(),
+                moves.len()
+            );
+            if !safe.is_empty() {
+                *moves = safe;
+            }
+        }
+    }
+    None
 }
 
 /// One pass over the root moves at `depth` within (alpha, beta). Returns the

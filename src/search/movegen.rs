@@ -10,10 +10,10 @@
 //!
 //! Under renju, Black's forbidden points are never generated.
 
-use crate::eval::weights::Class;
+use crate::eval::weights::{classify, Class};
 use crate::eval::Evaluator;
 use crate::game::board::{Board, Pos, EMPTY};
-use crate::game::pattern::Pattern;
+use crate::game::pattern::{table, Pattern};
 use crate::game::rules;
 use crate::types::{Color, Rule};
 
@@ -214,13 +214,46 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
         }
     }
     let fours = out.len();
+    // The opponent's open-four points (the first entries of `cand` that
+    // hold that class); our stone can only weaken its lines, so a move
+    // defends when none of them still makes an open four.
+    let threats: Vec<Pos> = cand
+        .iter()
+        .copied()
+        .filter(|&q| pos.ev.class(q, opp) == Class::Flex4)
+        .collect();
+    let rule = pos.board.rules().rule;
+    let t = table(rule);
+    let renju_black = rule == Rule::Renju && opp == Color::Black;
+    let board_xy = |b: &Board, q: Pos| {
+        let (x, y) = b.xy(q);
+        (x as i32, y as i32)
+    };
     for &p in cand.iter() {
-        if out[..fours].contains(&p) || !pos.legal_for(p, stm) {
+        if out[..fours].contains(&p) {
             continue;
         }
-        pos.make(p);
-        let defended = pos.ev.open_fours(opp) == 0;
-        pos.unmake();
+        // A threat point off every line through p within 5 keeps its shape.
+        let (px, py) = board_xy(pos.board, p);
+        let aligned = threats.iter().all(|&q| {
+            let (qx, qy) = board_xy(pos.board, q);
+            let (dx, dy) = (px - qx, py - qy);
+            dx.abs() <= 5 && dy.abs() <= 5 && (dx == 0 || dy == 0 || dx.abs() == dy.abs())
+        });
+        if !aligned || !pos.legal_for(p, stm) {
+            continue;
+        }
+        pos.board.make(p, stm);
+        let defended = threats.iter().all(|&q| {
+            if q == p {
+                return true;
+            }
+            let keys = pos.board.line_keys(q);
+            let pats = keys.map(|k| t.get(k, opp));
+            let dfs = keys.map(|k| t.double_four(k, opp));
+            classify(pats, dfs, renju_black) != Class::Flex4
+        });
+        pos.board.unmake();
         if defended {
             out.push(p);
         }

@@ -1,0 +1,185 @@
+//! Test harness shared by the protocol tests: runs the built `pbrain-sente`
+//! over pipes exactly as a manager does (CR LF line ends), reads its answers
+//! on a thread so a hang turns into a timeout failure instead of a blocked
+//! test, and checks that every line it prints is a valid protocol line.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_pbrain-sente");
+
+/// Default time to wait for an answer: generous, so a busy machine does not
+/// make tests flake, but a hang still fails.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Option<String>>,
+    /// Every line received, for failure reports.
+    pub transcript: Vec<String>,
+    closed: bool,
+}
+
+/// Is `line` something a brain may print? (Answers, MESSAGE, DEBUG, …)
+pub fn valid_output(line: &str) -> bool {
+    const PREFIXES: [&str; 7] = [
+        "MESSAGE", "DEBUG", "ERROR", "UNKNOWN", "SUGGEST ", "FORBID ", "name=\"",
+    ];
+    line == "OK"
+        || line == "SWAP"
+        || PREFIXES.iter().any(|p| line.starts_with(p))
+        || (!line.is_empty() && line.split(' ').all(|m| parse_point(m).is_some()))
+}
+
+/// `x,y` with non-negative integers, nothing else.
+pub fn parse_point(s: &str) -> Option<(i64, i64)> {
+    let (x, y) = s.split_once(',')?;
+    if x.is_empty() || y.is_empty() || !x.bytes().chain(y.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((x.parse().ok()?, y.parse().ok()?))
+}
+
+impl Engine {
+    pub fn spawn() -> Engine {
+        let mut child = Command::new(BIN)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .env("RUST_LOG", "off")
+            .spawn()
+            .expect("start pbrain-sente");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(None);
+                        return;
+                    }
+                    Ok(_) => {
+                        let s = String::from_utf8_lossy(&buf)
+                            .trim_end_matches(['\r', '\n'])
+                            .to_string();
+                        if tx.send(Some(s)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            rx,
+            transcript: Vec::new(),
+            closed: false,
+        }
+    }
+
+    pub fn send_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let w = self.stdin.as_mut().ok_or("stdin already closed")?;
+        w.write_all(bytes)
+            .and_then(|_| w.flush())
+            .map_err(|e| format!("write to engine failed: {e}"))
+    }
+
+    /// Send one line with the manager's CR LF.
+    pub fn send(&mut self, line: &str) -> Result<(), String> {
+        self.transcript.push(format!("> {line}"));
+        let mut b = line.as_bytes().to_vec();
+        b.extend_from_slice(b"\r\n");
+        self.send_bytes(&b)
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line the engine prints, whatever it is.
+    pub fn recv(&mut self, timeout: Duration) -> Result<String, String> {
+        if self.closed {
+            return Err("engine output closed".into());
+        }
+        match self.rx.recv_timeout(timeout) {
+            Ok(Some(l)) => {
+                self.transcript.push(format!("< {l}"));
+                if !valid_output(&l) {
+                    return Err(format!("invalid protocol line from engine: {l:?}"));
+                }
+                Ok(l)
+            }
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Err("engine closed its output (exited?)".into())
+            }
+            Err(RecvTimeoutError::Timeout) => Err(format!("no answer within {timeout:?}")),
+        }
+    }
+
+    /// The next answer, skipping MESSAGE and DEBUG lines.
+    pub fn answer(&mut self, timeout: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let l = self.recv(left)?;
+            if !(l.starts_with("MESSAGE") || l.starts_with("DEBUG")) {
+                return Ok(l);
+            }
+        }
+    }
+
+    /// Send ABOUT and wait for its answer, skipping everything before it.
+    pub fn ping(&mut self, timeout: Duration) -> Result<(), String> {
+        self.send("ABOUT")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self.recv(left)?.starts_with("name=\"Sente\"") {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Wait for the process to exit by itself.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Result<ExitStatus, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(st)) => return Ok(st),
+                Ok(None) if Instant::now() >= deadline => {
+                    return Err(format!("engine still running after {timeout:?}"))
+                }
+                Ok(None) => thread::sleep(Duration::from_millis(2)),
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+    }
+
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// The last lines exchanged, for failure messages.
+    pub fn tail(&self, n: usize) -> String {
+        let k = self.transcript.len().saturating_sub(n);
+        self.transcript[k..].join("\n")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

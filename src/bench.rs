@@ -1,0 +1,426 @@
+//! `pbrain-sente bench`: a fixed suite of positions (15×15 and 20×20, every
+//! rule, opening to endgame) searched to a fixed depth with a fresh
+//! fixed-size table each, one thread, no time limit. The total node count is
+//! the signature: the same build gives the same number on every run.
+//!
+//! `bench [DEPTH]` runs the suite; `bench time MS` reports the depth each
+//! position reaches in MS milliseconds; `bench eval` measures incremental
+//! evaluation against from-scratch recomputation.
+
+use std::time::{Duration, Instant};
+
+use crate::eval::Evaluator;
+use crate::game::zobrist::SplitMix64;
+use crate::game::{Board, Pos};
+use crate::search::{Limits, SearchRequest, Searcher};
+use crate::types::{score_text, RuleSet};
+
+/// Depth searched by `bench` without arguments.
+pub const DEFAULT_DEPTH: u32 = 7;
+/// Transposition table of each bench search (fixed: part of the signature).
+pub const BENCH_TT_BYTES: usize = 16 << 20;
+
+/// One bench position: board size, `INFO rule` bits and moves (`x,y`,
+/// Black first, alternating), or an ASCII board when `ascii` is set.
+struct Spec {
+    name: &'static str,
+    size: usize,
+    rule: u32,
+    moves: &'static str,
+    ascii: &'static str,
+}
+
+const fn mv(name: &'static str, size: usize, rule: u32, moves: &'static str) -> Spec {
+    Spec {
+        name,
+        size,
+        rule,
+        moves,
+        ascii: "",
+    }
+}
+
+const fn art(name: &'static str, rule: u32, ascii: &'static str) -> Spec {
+    Spec {
+        name,
+        size: 0,
+        rule,
+        moves: "",
+        ascii,
+    }
+}
+
+/// The suite. Move lists come from the shared opening suites continued by
+/// self-play; the names say suite and number of stones.
+const POSITIONS: &[Spec] = &[
+    mv("fs15-4", 15, 0, "5,9 6,10 4,5 8,7"),
+    mv("fs15-6", 15, 0, "5,9 6,10 4,5 8,7 4,6 4,4"),
+    mv("fs15-10", 15, 0, "5,9 6,10 4,5 8,7 4,6 4,4 4,9 6,9 5,7 6,8"),
+    mv("fs15-13", 15, 0, "5,9 6,10 4,5 8,7 4,6 4,4 4,9 6,9 5,7 6,8 6,7 6,11 6,12"),
+    mv("fs15b-3", 15, 0, "7,9 6,7 6,5"),
+    mv("fs15b-8", 15, 0, "7,9 6,7 6,5 5,7 4,7 5,6 4,5 5,5"),
+    mv("fs15b-13", 15, 0, "7,9 6,7 6,5 5,7 4,7 5,6 4,5 5,5 5,8 9,10 5,4 3,6 4,6"),
+    mv("fs15b-18", 15, 0, "7,9 6,7 6,5 5,7 4,7 5,6 4,5 5,5 5,8 9,10 5,4 3,6 4,6 4,4 7,8 8,8 7,7 7,6"),
+    mv("fs20-3", 20, 0, "7,9 8,8 8,11"),
+    mv("fs20-5", 20, 0, "7,9 8,8 8,11 8,7 7,10"),
+    mv("fs20-9", 20, 0, "7,9 8,8 8,11 8,7 7,10 8,6 8,9 6,9 6,11"),
+    mv("fs20-12", 20, 0, "7,9 8,8 8,11 8,7 7,10 8,6 8,9 6,9 6,11 8,5 8,4 9,8"),
+    mv("std15-3", 15, 1, "7,6 6,7 9,5"),
+    mv("std15-8", 15, 1, "7,6 6,7 9,5 7,5 9,6 6,6 9,7 9,8"),
+    mv("std15-12", 15, 1, "7,6 6,7 9,5 7,5 9,6 6,6 9,7 9,8 10,6 8,4 9,3 9,4"),
+    mv("std15-16", 15, 1, "7,6 6,7 9,5 7,5 9,6 6,6 9,7 9,8 10,6 8,4 9,3 9,4 10,4 5,7 4,8 7,7"),
+    mv("renju15-3", 15, 4, "7,7 10,8 8,10"),
+    mv("renju15-9", 15, 4, "7,7 10,8 8,10 9,7 11,9 9,8 8,8 9,9 9,10"),
+    mv("renju15-14", 15, 4, "7,7 10,8 8,10 9,7 11,9 9,8 8,8 9,9 9,10 8,6 8,11 8,9 7,10 6,10"),
+    mv("renju15-19", 15, 4, "7,7 10,8 8,10 9,7 11,9 9,8 8,8 9,9 9,10 8,6 8,11 8,9 7,10 6,10 6,9 6,4 7,5 5,8 11,8"),
+    mv("caro15-3", 15, 8, "8,9 8,8 9,8"),
+    mv("caro15-11", 15, 8, "8,9 8,8 9,8 10,7 9,10 10,11 11,10 9,7 10,10 12,10 8,7"),
+    mv("caro15-18", 15, 8, "8,9 8,8 9,8 10,7 9,10 10,11 11,10 9,7 10,10 12,10 8,7 10,9 7,10 8,10 6,11 5,12 7,9 10,6"),
+    mv("caro15-23", 15, 8, "8,9 8,8 9,8 10,7 9,10 10,11 11,10 9,7 10,10 12,10 8,7 10,9 7,10 8,10 6,11 5,12 7,9 10,6 10,4 7,11 7,8 5,9 5,10"),
+    art(
+        "fs20-continuous",
+        2,
+        "
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . # # # # # . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . X O . . . . . . . . . . .
+        . . . . . . O X X . . . . . . . . . . .
+        . . . . . . . O X O . . . . . . . . . .
+        . . . . . . . . O X . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .",
+    ),
+    art(
+        "renju15-forbid",
+        4,
+        "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . X X . O . . . . . .
+        . . . . . . . O X . . . . . .
+        . . . . . . O . . O . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . O . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .",
+    ),
+];
+
+/// Build a bench position's board.
+fn board_of(spec: &Spec) -> Board {
+    let rules = RuleSet::from_bits(spec.rule);
+    if !spec.ascii.is_empty() {
+        return Board::from_ascii(spec.ascii, rules).expect("bench board");
+    }
+    let mut b = Board::square(spec.size, rules).expect("bench size");
+    for t in spec.moves.split_whitespace() {
+        let (x, y) = t.split_once(',').expect("x,y");
+        let (x, y) = (x.parse().expect("x"), y.parse().expect("y"));
+        let p = b.pos(x, y).expect("on board");
+        b.play(p);
+    }
+    b
+}
+
+/// Number of positions in the suite.
+pub fn position_count() -> usize {
+    POSITIONS.len()
+}
+
+/// Result of one bench position.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    pub name: &'static str,
+    pub nodes: u64,
+    pub depth: u32,
+    pub score: i32,
+    pub best: (usize, usize),
+    pub elapsed: Duration,
+    pub tt_hit_rate: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    pub lines: Vec<BenchLine>,
+    /// The signature: total nodes over the suite.
+    pub total_nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl BenchReport {
+    pub fn nps(&self) -> f64 {
+        self.total_nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    pub fn tt_hit_rate(&self) -> f64 {
+        let n = self.lines.len().max(1) as f64;
+        self.lines.iter().map(|l| l.tt_hit_rate).sum::<f64>() / n
+    }
+}
+
+fn run_one(spec: &Spec, limits: Limits) -> BenchLine {
+    let mut board = board_of(spec);
+    let mut searcher = Searcher::with_tt_bytes(BENCH_TT_BYTES);
+    let t0 = Instant::now();
+    let req = SearchRequest::new(limits);
+    let r = searcher.search(&mut board, &req, &mut |_| {});
+    let st = searcher.stats;
+    BenchLine {
+        name: spec.name,
+        nodes: r.nodes,
+        depth: r.depth,
+        score: r.score,
+        best: if r.best.is_none() {
+            (0, 0)
+        } else {
+            board.xy(r.best)
+        },
+        elapsed: t0.elapsed(),
+        tt_hit_rate: st.tt_hits as f64 / st.tt_probes.max(1) as f64,
+    }
+}
+
+/// Search every position to `depth` (the signature run).
+pub fn run_bench(depth: u32) -> BenchReport {
+    // Build the pattern tables first so they are not timed.
+    for s in POSITIONS {
+        let _ = Evaluator::new(&board_of(s));
+    }
+    let t0 = Instant::now();
+    let lines: Vec<BenchLine> = POSITIONS
+        .iter()
+        .map(|s| {
+            run_one(
+                s,
+                Limits {
+                    max_depth: Some(depth),
+                    ..Limits::default()
+                },
+            )
+        })
+        .collect();
+    BenchReport {
+        total_nodes: lines.iter().map(|l| l.nodes).sum(),
+        lines,
+        elapsed: t0.elapsed(),
+    }
+}
+
+/// Search every position for `ms` milliseconds (depth reached per position).
+pub fn run_timed(ms: u64) -> BenchReport {
+    for s in POSITIONS {
+        let _ = Evaluator::new(&board_of(s));
+    }
+    let t0 = Instant::now();
+    let lines: Vec<BenchLine> = POSITIONS
+        .iter()
+        .map(|s| {
+            run_one(
+                s,
+                Limits {
+                    turn_ms: Some(ms + ms / 9 + 31),
+                    ..Limits::default()
+                },
+            )
+        })
+        .collect();
+    BenchReport {
+        total_nodes: lines.iter().map(|l| l.nodes).sum(),
+        lines,
+        elapsed: t0.elapsed(),
+    }
+}
+
+/// Timing of incremental against from-scratch evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct EvalSpeed {
+    pub updates: u64,
+    pub incremental_ns: f64,
+    pub scratch_ns: f64,
+}
+
+impl EvalSpeed {
+    pub fn speedup(&self) -> f64 {
+        self.scratch_ns / self.incremental_ns.max(1e-9)
+    }
+}
+
+/// Make and unmake random near moves on every bench position, keeping the
+/// evaluation current incrementally, then by recomputing it from scratch.
+pub fn eval_speed(rounds: usize) -> EvalSpeed {
+    let boards: Vec<Board> = POSITIONS.iter().map(board_of).collect();
+    let mut rng = SplitMix64::new(2024);
+    let mut plans: Vec<Vec<Pos>> = Vec::new();
+    for b in &boards {
+        let near: Vec<Pos> = b.empty_cells().filter(|&p| b.near_count(p) > 0).collect();
+        let picks = if near.is_empty() {
+            Vec::new()
+        } else {
+            (0..rounds)
+                .map(|_| near[rng.below(near.len() as u64) as usize])
+                .collect()
+        };
+        plans.push(picks);
+    }
+    let mut check = 0i64;
+    let t0 = Instant::now();
+    let mut updates = 0u64;
+    for (b, picks) in boards.iter().zip(&plans) {
+        let mut b = b.clone();
+        let mut ev = Evaluator::new(&b);
+        for &p in picks {
+            b.play(p);
+            ev.update(&b, p);
+            check += ev.evaluate(b.to_move()) as i64;
+            b.unmake();
+            ev.update(&b, p);
+            updates += 2;
+        }
+    }
+    let incremental = t0.elapsed();
+    let t1 = Instant::now();
+    let mut check2 = 0i64;
+    for (b, picks) in boards.iter().zip(&plans) {
+        let mut b = b.clone();
+        for &p in picks {
+            b.play(p);
+            let ev = Evaluator::new(&b);
+            check2 += ev.evaluate(b.to_move()) as i64;
+            b.unmake();
+            let _ = std::hint::black_box(Evaluator::new(&b));
+        }
+    }
+    let scratch = t1.elapsed();
+    assert_eq!(check, check2, "incremental and scratch evaluations agree");
+    EvalSpeed {
+        updates,
+        incremental_ns: incremental.as_nanos() as f64 / updates.max(1) as f64,
+        scratch_ns: scratch.as_nanos() as f64 / updates.max(1) as f64,
+    }
+}
+
+fn print_report(r: &BenchReport) {
+    println!(
+        "{:<22} {:>3} {:>7} {:>8} {:>12} {:>9} {:>6}",
+        "position", "dep", "score", "move", "nodes", "ms", "tthit"
+    );
+    for l in &r.lines {
+        println!(
+            "{:<22} {:>3} {:>7} {:>8} {:>12} {:>9} {:>5.1}%",
+            l.name,
+            l.depth,
+            score_text(l.score),
+            format!("{},{}", l.best.0, l.best.1),
+            l.nodes,
+            l.elapsed.as_millis(),
+            l.tt_hit_rate * 100.0
+        );
+    }
+    println!("===========================");
+    println!("Total time (ms) : {}", r.elapsed.as_millis());
+    println!("Nodes searched  : {}", r.total_nodes);
+    println!("Nodes/second    : {:.0}", r.nps());
+    println!("TT hit rate     : {:.1}%", r.tt_hit_rate() * 100.0);
+}
+
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | eval]`; `args`
+/// are the words after `bench`. Returns the process exit code.
+pub fn main_bench(args: &[String]) -> i32 {
+    match args.first().map(String::as_str) {
+        None => {
+            let r = run_bench(DEFAULT_DEPTH);
+            print_report(&r);
+            0
+        }
+        Some("time") => {
+            let ms = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1_000);
+            let r = run_timed(ms);
+            print_report(&r);
+            let mean = r.lines.iter().map(|l| l.depth as f64).sum::<f64>() / r.lines.len() as f64;
+            println!("Mean depth in {ms} ms: {mean:.1}");
+            0
+        }
+        Some("eval") => {
+            let e = eval_speed(20_000);
+            println!("Updates         : {}", e.updates);
+            println!("Incremental (ns): {:.0}", e.incremental_ns);
+            println!("From scratch(ns): {:.0}", e.scratch_ns);
+            println!("Speed-up        : {:.1}x", e.speedup());
+            0
+        }
+        Some(d) => match d.parse::<u32>() {
+            Ok(depth) if (1..=60).contains(&depth) => {
+                let r = run_bench(depth);
+                print_report(&r);
+                0
+            }
+            _ => {
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | eval]");
+                2
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_is_large_and_varied() {
+        assert!(position_count() >= 20);
+        let mut sizes = std::collections::HashSet::new();
+        let mut rules = std::collections::HashSet::new();
+        for s in POSITIONS {
+            let b = board_of(s);
+            sizes.insert(b.width());
+            rules.insert(b.rules().rule);
+            assert!(!b.is_full());
+            // No position is already won.
+            for m in b.history() {
+                assert!(
+                    crate::game::rules::winner_at(&b, m.pos).is_none(),
+                    "{}",
+                    s.name
+                );
+            }
+        }
+        assert!(sizes.contains(&15) && sizes.contains(&20));
+        assert_eq!(rules.len(), 4);
+    }
+
+    #[test]
+    fn shallow_bench_is_deterministic() {
+        let a = run_bench(2);
+        let b = run_bench(2);
+        assert_eq!(a.total_nodes, b.total_nodes);
+        assert!(a.total_nodes > 0);
+        let per_a: Vec<u64> = a.lines.iter().map(|l| l.nodes).collect();
+        let per_b: Vec<u64> = b.lines.iter().map(|l| l.nodes).collect();
+        assert_eq!(per_a, per_b);
+    }
+
+    #[test]
+    fn eval_speed_runs_and_agrees() {
+        let e = eval_speed(20);
+        assert!(e.updates > 0);
+    }
+}

@@ -1,0 +1,592 @@
+//! Protocol input: one manager line → a typed `Command` (or a typed
+//! `ParseError`), and the small state machine (`Parser`) that assembles the
+//! multi-line commands `BOARD`/`YXBOARD … DONE` and `SWAP2BOARD … DONE`.
+//!
+//! Nothing here touches a board: coordinates stay as the manager sent them
+//! (signed, possibly out of range); the session checks them against the board.
+
+use std::fmt;
+
+/// The most stone lines a BOARD may carry (a 32×32 board plus slack); more
+/// means a broken manager, and collecting stops with an error.
+pub const MAX_BOARD_LINES: usize = 32 * 32 + 16;
+
+/// BOARD field 3 and friends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// 1: the brain's own stone.
+    Own,
+    /// 2: the opponent's stone.
+    Opponent,
+    /// 3: a neutral stone (finished line in a continuous game).
+    Neutral,
+}
+
+/// One stone line of a BOARD: `x,y,field`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardStone {
+    pub x: i64,
+    pub y: i64,
+    pub field: Field,
+}
+
+/// `INFO key value`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    TimeoutTurn(i64),
+    TimeoutMatch(i64),
+    TimeLeft(i64),
+    MaxMemory(i64),
+    GameType(i64),
+    Rule(i64),
+    Evaluate(i64, i64),
+    Folder(String),
+    ThreadNum(i64),
+    MaxDepth(i64),
+    MaxNode(i64),
+    Pondering(i64),
+    CautionFactor(i64),
+    Strength(i64),
+    /// A key we do not know: ignored, as the protocol asks.
+    Unknown(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Start(i64),
+    RectStart(i64, i64),
+    Restart,
+    Begin,
+    Turn(i64, i64),
+    /// `BOARD` (answer with a move) or `YXBOARD` (`analysis`: just set it).
+    Board {
+        analysis: bool,
+        stones: Vec<BoardStone>,
+    },
+    Info(Info),
+    End,
+    About,
+    Takeback(i64, i64),
+    Play(i64, i64),
+    /// SWAP2BOARD with its 0, 3 or 5 stones (Black first, alternating).
+    Swap2Board(Vec<(i64, i64)>),
+    /// `YXSTOP` or `STOP`.
+    Stop,
+    NBest(i64),
+    ShowForbid,
+    HashClear,
+    ShowInfo,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// Not a command we know (answer `UNKNOWN`).
+    UnknownCommand(String),
+    /// A known command without a needed argument.
+    Missing(&'static str, &'static str),
+    /// A known command whose argument is not a number.
+    BadNumber(&'static str, String),
+    /// A coordinate that is not `x,y`.
+    BadCoord(&'static str, String),
+    /// Extra arguments after a complete command.
+    Trailing(&'static str, String),
+    /// A stone line inside BOARD or SWAP2BOARD that cannot be read.
+    BadStone(&'static str, String),
+    /// BOARD/SWAP2BOARD interrupted by another command before DONE.
+    CutShort(&'static str),
+    /// Too many stone lines before DONE.
+    TooManyStones(&'static str),
+    /// SWAP2BOARD with a stone count other than 0, 3 or 5.
+    Swap2Count(usize),
+    /// DONE without a BOARD or SWAP2BOARD.
+    StrayDone,
+    /// A line longer than the reader accepts.
+    TooLong(usize),
+    /// A line that is not UTF-8.
+    NotUtf8,
+}
+
+impl ParseError {
+    /// Does this error get an `UNKNOWN` answer (rather than `ERROR`)?
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, ParseError::UnknownCommand(_))
+    }
+}
+
+/// Shorten what we echo back, so an answer stays one readable line.
+fn clip(s: &str) -> String {
+    const MAX: usize = 60;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(MAX).collect();
+        t.push('…');
+        t
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::UnknownCommand(w) => write!(f, "unknown command '{}'", clip(w)),
+            ParseError::Missing(cmd, what) => write!(f, "{cmd}: missing {what}"),
+            ParseError::BadNumber(cmd, s) => write!(f, "{cmd}: '{}' is not a number", clip(s)),
+            ParseError::BadCoord(cmd, s) => {
+                write!(f, "{cmd}: '{}' is not a coordinate x,y", clip(s))
+            }
+            ParseError::Trailing(cmd, s) => write!(f, "{cmd}: unexpected '{}'", clip(s)),
+            ParseError::BadStone(cmd, s) => write!(f, "{cmd}: bad stone line '{}'", clip(s)),
+            ParseError::CutShort(cmd) => write!(f, "{cmd} cut short before DONE; ignored"),
+            ParseError::TooManyStones(cmd) => write!(f, "{cmd}: too many stone lines"),
+            ParseError::Swap2Count(n) => {
+                write!(f, "SWAP2BOARD: {n} stones given, expected 0, 3 or 5")
+            }
+            ParseError::StrayDone => f.write_str("DONE without BOARD"),
+            ParseError::TooLong(n) => write!(f, "line too long ({n} bytes); ignored"),
+            ParseError::NotUtf8 => f.write_str("line is not valid UTF-8; ignored"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parse an integer the way managers write them (optional sign, digits).
+fn number(cmd: &'static str, s: &str) -> Result<i64, ParseError> {
+    let s = s.trim();
+    s.parse::<i64>()
+        .map_err(|_| ParseError::BadNumber(cmd, s.to_string()))
+}
+
+/// Split `s` into comma-separated numbers, spaces around them allowed.
+fn numbers(s: &str) -> Option<Vec<i64>> {
+    s.split(',')
+        .map(|t| t.trim().parse::<i64>().ok())
+        .collect::<Option<Vec<i64>>>()
+}
+
+/// `x,y` (spaces allowed around the numbers and the comma).
+fn coord(cmd: &'static str, s: &str) -> Result<(i64, i64), ParseError> {
+    if s.trim().is_empty() {
+        return Err(ParseError::Missing(cmd, "coordinate x,y"));
+    }
+    match numbers(s).as_deref() {
+        Some([x, y]) => Ok((*x, *y)),
+        _ => Err(ParseError::BadCoord(cmd, s.trim().to_string())),
+    }
+}
+
+/// `x,y,field` inside BOARD.
+fn board_stone(s: &str) -> Result<BoardStone, ParseError> {
+    let bad = || ParseError::BadStone("BOARD", s.trim().to_string());
+    match numbers(s).as_deref() {
+        Some([x, y, f]) => {
+            let field = match f {
+                1 => Field::Own,
+                2 => Field::Opponent,
+                3 => Field::Neutral,
+                _ => return Err(bad()),
+            };
+            Ok(BoardStone {
+                x: *x,
+                y: *y,
+                field,
+            })
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn no_args(cmd: &'static str, rest: &str, c: Command) -> Result<Command, ParseError> {
+    if rest.is_empty() {
+        Ok(c)
+    } else {
+        Err(ParseError::Trailing(cmd, rest.to_string()))
+    }
+}
+
+fn parse_info(rest: &str) -> Result<Command, ParseError> {
+    const C: &str = "INFO";
+    let (key, value) = match rest.split_once(char::is_whitespace) {
+        Some((k, v)) => (k, v.trim()),
+        None => (rest, ""),
+    };
+    if key.is_empty() {
+        return Err(ParseError::Missing(C, "key"));
+    }
+    let key_lc = key.to_ascii_lowercase();
+    let num = |v: &str| -> Result<i64, ParseError> {
+        if v.is_empty() {
+            Err(ParseError::Missing(C, "value"))
+        } else {
+            number(C, v)
+        }
+    };
+    let info = match key_lc.as_str() {
+        "timeout_turn" => Info::TimeoutTurn(num(value)?),
+        "timeout_match" => Info::TimeoutMatch(num(value)?),
+        "time_left" => Info::TimeLeft(num(value)?),
+        "max_memory" => Info::MaxMemory(num(value)?),
+        "game_type" => Info::GameType(num(value)?),
+        "rule" => Info::Rule(num(value)?),
+        "evaluate" => {
+            let (x, y) = coord(C, value)?;
+            Info::Evaluate(x, y)
+        }
+        "folder" => Info::Folder(value.to_string()),
+        "thread_num" => Info::ThreadNum(num(value)?),
+        "max_depth" => Info::MaxDepth(num(value)?),
+        "max_node" => Info::MaxNode(num(value)?),
+        "pondering" => Info::Pondering(num(value)?),
+        "caution_factor" => Info::CautionFactor(num(value)?),
+        "strength" => Info::Strength(num(value)?),
+        _ => Info::Unknown(key.to_string()),
+    };
+    Ok(Command::Info(info))
+}
+
+/// Parse one single-line command. `BOARD`, `YXBOARD` and `SWAP2BOARD` come
+/// back with no stones: the `Parser` collects their lines.
+pub fn parse(line: &str) -> Result<Command, ParseError> {
+    let line = line.trim();
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    };
+    let upper = word.to_ascii_uppercase();
+    match upper.as_str() {
+        "START" => {
+            if rest.is_empty() {
+                return Err(ParseError::Missing("START", "board size"));
+            }
+            Ok(Command::Start(number("START", rest)?))
+        }
+        "RECTSTART" => {
+            const C: &str = "RECTSTART";
+            if rest.is_empty() {
+                return Err(ParseError::Missing(C, "width,height"));
+            }
+            let (w, h) = coord(C, rest)?;
+            Ok(Command::RectStart(w, h))
+        }
+        "RESTART" => no_args("RESTART", rest, Command::Restart),
+        "BEGIN" => no_args("BEGIN", rest, Command::Begin),
+        "TURN" => {
+            let (x, y) = coord("TURN", rest)?;
+            Ok(Command::Turn(x, y))
+        }
+        "BOARD" => no_args(
+            "BOARD",
+            rest,
+            Command::Board {
+                analysis: false,
+                stones: Vec::new(),
+            },
+        ),
+        "YXBOARD" => no_args(
+            "YXBOARD",
+            rest,
+            Command::Board {
+                analysis: true,
+                stones: Vec::new(),
+            },
+        ),
+        "SWAP2BOARD" => no_args("SWAP2BOARD", rest, Command::Swap2Board(Vec::new())),
+        "DONE" => Err(ParseError::StrayDone),
+        "INFO" => parse_info(rest),
+        "END" => Ok(Command::End),
+        "ABOUT" => Ok(Command::About),
+        "TAKEBACK" => {
+            let (x, y) = coord("TAKEBACK", rest)?;
+            Ok(Command::Takeback(x, y))
+        }
+        "PLAY" => {
+            let (x, y) = coord("PLAY", rest)?;
+            Ok(Command::Play(x, y))
+        }
+        "YXSTOP" | "STOP" => Ok(Command::Stop),
+        "YXNBEST" => {
+            if rest.is_empty() {
+                return Err(ParseError::Missing("YXNBEST", "count"));
+            }
+            Ok(Command::NBest(number("YXNBEST", rest)?))
+        }
+        "YXSHOWFORBID" => Ok(Command::ShowForbid),
+        "YXHASHCLEAR" => Ok(Command::HashClear),
+        "YXSHOWINFO" => Ok(Command::ShowInfo),
+        _ => Err(ParseError::UnknownCommand(word.to_string())),
+    }
+}
+
+/// What the parser is in the middle of.
+#[derive(Debug)]
+enum State {
+    Idle,
+    Board {
+        analysis: bool,
+        stones: Vec<BoardStone>,
+        error: Option<ParseError>,
+    },
+    Swap2 {
+        stones: Vec<(i64, i64)>,
+        error: Option<ParseError>,
+    },
+}
+
+/// Line-by-line assembler: feed it every non-empty input line; it answers
+/// with the complete commands (or errors) that line finished.
+///
+/// Inside BOARD/SWAP2BOARD a line that begins with a letter (other than
+/// DONE) means the manager gave up on the list: the collection is dropped
+/// with a `CutShort` error and the line is parsed as a command of its own. A
+/// malformed stone line poisons the collection, which then ends at DONE with
+/// that error (and changes nothing).
+#[derive(Debug)]
+pub struct Parser {
+    state: State,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new()
+    }
+}
+
+impl Parser {
+    pub fn new() -> Self {
+        Parser { state: State::Idle }
+    }
+
+    /// True while a BOARD or SWAP2BOARD list is being collected.
+    pub fn collecting(&self) -> bool {
+        !matches!(self.state, State::Idle)
+    }
+
+    pub fn feed(&mut self, line: &str) -> Vec<Result<Command, ParseError>> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Vec::new();
+        }
+        let starts_word = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+        let is_done = line.eq_ignore_ascii_case("DONE");
+        match &mut self.state {
+            State::Idle => match parse(line) {
+                Ok(Command::Board { analysis, .. }) => {
+                    self.state = State::Board {
+                        analysis,
+                        stones: Vec::new(),
+                        error: None,
+                    };
+                    Vec::new()
+                }
+                Ok(Command::Swap2Board(_)) => {
+                    self.state = State::Swap2 {
+                        stones: Vec::new(),
+                        error: None,
+                    };
+                    Vec::new()
+                }
+                other => vec![other],
+            },
+            State::Board {
+                analysis,
+                stones,
+                error,
+            } => {
+                let name = if *analysis { "YXBOARD" } else { "BOARD" };
+                if is_done {
+                    let out = match error.take() {
+                        Some(e) => Err(e),
+                        None => Ok(Command::Board {
+                            analysis: *analysis,
+                            stones: std::mem::take(stones),
+                        }),
+                    };
+                    self.state = State::Idle;
+                    return vec![out];
+                }
+                if starts_word {
+                    self.state = State::Idle;
+                    let mut out = vec![Err(ParseError::CutShort(name))];
+                    out.extend(self.feed(line));
+                    return out;
+                }
+                if error.is_none() {
+                    if stones.len() >= MAX_BOARD_LINES {
+                        *error = Some(ParseError::TooManyStones(name));
+                    } else {
+                        match board_stone(line) {
+                            Ok(s) => stones.push(s),
+                            Err(e) => *error = Some(e),
+                        }
+                    }
+                }
+                Vec::new()
+            }
+            State::Swap2 { stones, error } => {
+                const C: &str = "SWAP2BOARD";
+                if is_done {
+                    let out = match error.take() {
+                        Some(e) => Err(e),
+                        None if ![0, 3, 5].contains(&stones.len()) => {
+                            Err(ParseError::Swap2Count(stones.len()))
+                        }
+                        None => Ok(Command::Swap2Board(std::mem::take(stones))),
+                    };
+                    self.state = State::Idle;
+                    return vec![out];
+                }
+                if starts_word {
+                    self.state = State::Idle;
+                    let mut out = vec![Err(ParseError::CutShort(C))];
+                    out.extend(self.feed(line));
+                    return out;
+                }
+                if error.is_none() {
+                    if stones.len() >= 5 {
+                        *error = Some(ParseError::TooManyStones(C));
+                    } else {
+                        match coord(C, line) {
+                            Ok(p) => stones.push(p),
+                            Err(_) => *error = Some(ParseError::BadStone(C, line.to_string())),
+                        }
+                    }
+                }
+                Vec::new()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(parse("START 15"), Ok(Command::Start(15)));
+        assert_eq!(parse("start   20 "), Ok(Command::Start(20)));
+        assert_eq!(parse("RECTSTART 20, 15"), Ok(Command::RectStart(20, 15)));
+        assert_eq!(parse("TURN 7,8"), Ok(Command::Turn(7, 8)));
+        assert_eq!(parse("turn 7 , 8"), Ok(Command::Turn(7, 8)));
+        assert_eq!(parse("TURN -1,8"), Ok(Command::Turn(-1, 8)));
+        assert_eq!(parse("Begin"), Ok(Command::Begin));
+        assert_eq!(parse("yxstop"), Ok(Command::Stop));
+        assert_eq!(parse("STOP"), Ok(Command::Stop));
+        assert_eq!(parse("YXNBEST 3"), Ok(Command::NBest(3)));
+        assert_eq!(parse("TAKEBACK 1,2"), Ok(Command::Takeback(1, 2)));
+        assert_eq!(parse("PLAY 1,2"), Ok(Command::Play(1, 2)));
+        assert_eq!(parse("END"), Ok(Command::End));
+    }
+
+    #[test]
+    fn info_keys() {
+        assert_eq!(
+            parse("INFO time_left -250"),
+            Ok(Command::Info(Info::TimeLeft(-250)))
+        );
+        assert_eq!(
+            parse("INFO TIMEOUT_TURN 5000"),
+            Ok(Command::Info(Info::TimeoutTurn(5000)))
+        );
+        assert_eq!(
+            parse("INFO folder C:\\tmp dir"),
+            Ok(Command::Info(Info::Folder("C:\\tmp dir".into())))
+        );
+        assert_eq!(
+            parse("INFO evaluate 3,4"),
+            Ok(Command::Info(Info::Evaluate(3, 4)))
+        );
+        assert_eq!(
+            parse("INFO usedatabase 1"),
+            Ok(Command::Info(Info::Unknown("usedatabase".into())))
+        );
+        assert!(matches!(
+            parse("INFO rule x"),
+            Err(ParseError::BadNumber(..))
+        ));
+        assert!(matches!(parse("INFO rule"), Err(ParseError::Missing(..))));
+        assert!(matches!(parse("INFO"), Err(ParseError::Missing(..))));
+    }
+
+    #[test]
+    fn errors_are_typed() {
+        assert!(parse("FOO 1").unwrap_err().is_unknown());
+        assert!(matches!(parse("TURN"), Err(ParseError::Missing(..))));
+        assert!(matches!(parse("TURN 1"), Err(ParseError::BadCoord(..))));
+        assert!(matches!(parse("TURN 1,2,3"), Err(ParseError::BadCoord(..))));
+        assert!(matches!(parse("TURN a,b"), Err(ParseError::BadCoord(..))));
+        assert!(matches!(
+            parse("TURN 99999999999999999999,1"),
+            Err(ParseError::BadCoord(..))
+        ));
+        assert!(matches!(parse("START x"), Err(ParseError::BadNumber(..))));
+        assert!(matches!(parse("BEGIN 3"), Err(ParseError::Trailing(..))));
+        assert!(!parse("START").unwrap_err().to_string().is_empty());
+    }
+
+    #[test]
+    fn board_assembly() {
+        let mut p = Parser::new();
+        assert!(p.feed("BOARD").is_empty());
+        assert!(p.collecting());
+        assert!(p.feed("7,7,1").is_empty());
+        assert!(p.feed(" 8 , 8 , 2 ").is_empty());
+        let out = p.feed("done");
+        assert!(!p.collecting());
+        assert_eq!(
+            out,
+            vec![Ok(Command::Board {
+                analysis: false,
+                stones: vec![
+                    BoardStone {
+                        x: 7,
+                        y: 7,
+                        field: Field::Own
+                    },
+                    BoardStone {
+                        x: 8,
+                        y: 8,
+                        field: Field::Opponent
+                    }
+                ]
+            })]
+        );
+    }
+
+    #[test]
+    fn board_cut_short_and_poisoned() {
+        let mut p = Parser::new();
+        p.feed("BOARD");
+        p.feed("7,7,1");
+        let out = p.feed("ABOUT");
+        assert_eq!(
+            out,
+            vec![Err(ParseError::CutShort("BOARD")), Ok(Command::About)]
+        );
+        p.feed("YXBOARD");
+        p.feed("7,7,9");
+        p.feed("8,8,1");
+        let out = p.feed("DONE");
+        assert!(matches!(out[..], [Err(ParseError::BadStone(..))]));
+        assert_eq!(p.feed("DONE"), vec![Err(ParseError::StrayDone)]);
+    }
+
+    #[test]
+    fn swap2_assembly() {
+        let mut p = Parser::new();
+        p.feed("SWAP2BOARD");
+        assert_eq!(p.feed("DONE"), vec![Ok(Command::Swap2Board(vec![]))]);
+        p.feed("SWAP2BOARD");
+        p.feed("7,7");
+        p.feed("7,8");
+        assert_eq!(p.feed("DONE"), vec![Err(ParseError::Swap2Count(2))]);
+        p.feed("SWAP2BOARD");
+        for s in ["7,7", "7,8", "8,8"] {
+            p.feed(s);
+        }
+        assert_eq!(
+            p.feed("DONE"),
+            vec![Ok(Command::Swap2Board(vec![(7, 7), (7, 8), (8, 8)]))]
+        );
+    }
+}

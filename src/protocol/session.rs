@@ -1,0 +1,919 @@
+//! The protocol session: the one place where game state changes. It owns the
+//! board, the manager's settings (rule, time limits, memory) and the
+//! searcher, and turns each `Command` into `Response` lines.
+//!
+//! Invariants kept here: every move we send is legal (on the board, empty,
+//! and not forbidden to Black under renju) whatever the searcher returns; a
+//! command answered with `ERROR` leaves the state as it was (a TURN whose
+//! stone ends the game is the one exception: the stone stays, so TAKEBACK
+//! can still undo it).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::command::{BoardStone, Command, Field, Info};
+use super::response::Response;
+use crate::game::board::EMPTY;
+use crate::game::pattern;
+use crate::game::rules::{forbidden_points, is_forbidden, is_win, winner_at};
+use crate::game::{Board, Pos};
+use crate::search::{
+    tt_bytes_for, Limits, SearchInfo, SearchRequest, SearchResult, Searcher, DEFAULT_MEMORY,
+};
+use crate::types::{score_text, Color, Rule, RuleSet, Score};
+
+/// Per-turn budget assumed for SWAP2 decisions when the manager gave none.
+const DEFAULT_SWAP2_MS: u64 = 5_000;
+/// A 3-stone SWAP2 position within this score of even is "balanced": we then
+/// add two stones and let the opponent choose.
+const SWAP2_BALANCE: Score = 30;
+/// `INFO time_left` at or above this means "untimed".
+const UNLIMITED_TIME: i64 = i32::MAX as i64;
+
+pub const ENGINE_NAME: &str = "Sente";
+pub const ENGINE_AUTHOR: &str = "Sente developers";
+pub const ENGINE_COUNTRY: &str = "International";
+
+/// Everything INFO can set.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub rules: RuleSet,
+    pub timeout_turn: Option<u64>,
+    pub timeout_match: Option<u64>,
+    pub time_left: Option<i64>,
+    /// Bytes; 0 means no limit given.
+    pub max_memory: u64,
+    pub game_type: i64,
+    pub folder: Option<String>,
+    pub thread_num: i64,
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    pub pondering: bool,
+    pub caution_factor: i64,
+    pub strength: i64,
+}
+
+impl Settings {
+    /// Bytes the whole process may use (`INFO max_memory`, else the 350 MB
+    /// Gomocup limit); the searcher sizes its tables from this.
+    pub fn memory_budget(&self) -> usize {
+        if self.max_memory == 0 {
+            DEFAULT_MEMORY
+        } else {
+            usize::try_from(self.max_memory).unwrap_or(usize::MAX)
+        }
+    }
+}
+
+/// Per-command context from the I/O layer.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    /// Set by another thread (YXSTOP, END, EOF) to make the search answer now.
+    pub stop: Arc<AtomicBool>,
+    /// When the command's line was read: the move clock starts here.
+    pub received: Instant,
+}
+
+impl Ctx {
+    pub fn now() -> Ctx {
+        Ctx {
+            stop: Arc::new(AtomicBool::new(false)),
+            received: Instant::now(),
+        }
+    }
+}
+
+pub struct Session {
+    board: Option<Board>,
+    settings: Settings,
+    searcher: Option<Searcher>,
+    searcher_bytes: usize,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+type Out<'a> = &'a mut dyn FnMut(Response);
+
+fn err(s: impl Into<String>) -> Response {
+    Response::Error(s.into())
+}
+
+const NO_BOARD: &str = "no board: send START first";
+
+/// Is `p` a move the side to move may play?
+pub fn is_legal(board: &Board, p: Pos) -> bool {
+    board.in_board(p)
+        && board.cell(p) == EMPTY
+        && !(board.rules().rule == Rule::Renju
+            && board.to_move() == Color::Black
+            && is_forbidden(board, p))
+}
+
+/// A five on the board that ends the game (never in a continuous game).
+fn finished(board: &Board) -> Option<(Color, Pos)> {
+    if board.rules().continuous {
+        return None;
+    }
+    board
+        .cells()
+        .iter()
+        .find_map(|&p| winner_at(board, p).map(|c| (c, p)))
+}
+
+/// A legal move chosen without search: win now, else block the opponent's
+/// five, else the legal cell with most stones around it, nearest the centre.
+pub fn fallback_move(board: &Board) -> Option<Pos> {
+    let me = board.to_move();
+    let legal: Vec<Pos> = board
+        .empty_cells()
+        .filter(|&p| is_legal(board, p))
+        .collect();
+    if let Some(&p) = legal.iter().find(|&&p| is_win(board, p, me)) {
+        return Some(p);
+    }
+    if let Some(&p) = legal.iter().find(|&&p| is_win(board, p, me.opposite())) {
+        return Some(p);
+    }
+    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
+    legal.into_iter().min_by_key(|&p| {
+        let (x, y) = board.xy(p);
+        let d = (x as i64 - cx).abs().max((y as i64 - cy).abs());
+        (std::cmp::Reverse(board.near_count(p)), d, p)
+    })
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Session {
+            board: None,
+            settings: Settings::default(),
+            searcher: None,
+            searcher_bytes: 0,
+        }
+    }
+
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Handle one command, collecting the answers (for tests).
+    pub fn handle_vec(&mut self, cmd: Command) -> Vec<Response> {
+        let mut v = Vec::new();
+        self.handle(cmd, &Ctx::now(), &mut |r| v.push(r));
+        v
+    }
+
+    /// Handle one command; answers (including MESSAGE lines while
+    /// searching) go to `out` as they are produced.
+    pub fn handle(&mut self, cmd: Command, ctx: &Ctx, out: Out) {
+        match cmd {
+            Command::Start(n) => self.start(n, n, out),
+            Command::RectStart(w, h) => self.start(w, h, out),
+            Command::Restart => match &self.board {
+                None => out(err(NO_BOARD)),
+                Some(b) => {
+                    let (w, h) = (b.width(), b.height());
+                    self.start(w as i64, h as i64, out);
+                    if let Some(s) = &mut self.searcher {
+                        s.clear();
+                    }
+                }
+            },
+            Command::Begin => self.begin(ctx, out),
+            Command::Turn(x, y) => self.turn(x, y, ctx, out),
+            Command::Board { analysis, stones } => self.set_board(analysis, &stones, ctx, out),
+            Command::Info(info) => self.info(info),
+            Command::End | Command::Stop => {}
+            Command::About => out(Response::About {
+                name: ENGINE_NAME.into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                author: ENGINE_AUTHOR.into(),
+                country: ENGINE_COUNTRY.into(),
+            }),
+            Command::Takeback(x, y) => self.takeback(x, y, out),
+            Command::Play(x, y) => self.play(x, y, out),
+            Command::Swap2Board(stones) => self.swap2(&stones, ctx, out),
+            Command::NBest(n) => self.nbest(n, ctx, out),
+            Command::ShowForbid => match &self.board {
+                None => out(err(NO_BOARD)),
+                Some(b) => {
+                    let pts = forbidden_points(b).into_iter().map(|p| b.xy(p)).collect();
+                    out(Response::Forbid(pts))
+                }
+            },
+            Command::HashClear => {
+                if let Some(s) = &mut self.searcher {
+                    s.clear();
+                }
+            }
+            Command::ShowInfo => {
+                let s = &self.settings;
+                out(Response::Message("INFO MAX_THREAD_NUM 1".into()));
+                out(Response::Message(format!(
+                    "INFO MAX_HASH_SIZE {}",
+                    tt_bytes_for(s.memory_budget()) >> 20
+                )));
+                out(Response::Message(format!(
+                    "INFO rule {} timeout_turn {:?} timeout_match {:?} time_left {:?} max_memory {} max_depth {:?} max_node {:?}",
+                    s.rules, s.timeout_turn, s.timeout_match, s.time_left, s.max_memory, s.max_depth, s.max_nodes
+                )));
+            }
+        }
+    }
+
+    /// Build what the searcher needs (tables sized for the memory budget,
+    /// the rule's pattern table) now, so the first move's clock does not
+    /// pay for it. Called on START and INFO rule/max_memory, and before
+    /// every search.
+    pub fn prepare(&mut self) {
+        let bytes = self.settings.memory_budget();
+        if self.searcher.is_none() || self.searcher_bytes != bytes {
+            self.searcher = None; // free the old tables first
+            self.searcher = Some(Searcher::new(bytes));
+            self.searcher_bytes = bytes;
+        }
+        pattern::table(self.settings.rules.rule);
+    }
+
+    fn start(&mut self, w: i64, h: i64, out: Out) {
+        let (Ok(wu), Ok(hu)) = (usize::try_from(w), usize::try_from(h)) else {
+            return out(err(format!("unsupported board size {w}x{h}")));
+        };
+        match Board::new(wu, hu, self.settings.rules) {
+            Ok(b) => {
+                self.board = Some(b);
+                out(Response::Ok);
+                self.prepare();
+            }
+            Err(e) => out(err(e.to_string())),
+        }
+    }
+
+    fn info(&mut self, info: Info) {
+        let s = &mut self.settings;
+        let nonneg = |v: i64| u64::try_from(v).ok();
+        match info {
+            // A negative time makes no sense: keep what we had.
+            Info::TimeoutTurn(v) if v < 0 => log::warn!("INFO timeout_turn {v}: ignored"),
+            Info::TimeoutTurn(v) => s.timeout_turn = nonneg(v),
+            Info::TimeoutMatch(v) => s.timeout_match = nonneg(v).filter(|&v| v > 0),
+            Info::TimeLeft(v) => s.time_left = (v < UNLIMITED_TIME).then_some(v),
+            Info::MaxMemory(v) => {
+                s.max_memory = nonneg(v).unwrap_or(0);
+                if self.board.is_some() {
+                    self.prepare();
+                }
+            }
+            Info::GameType(v) => s.game_type = v,
+            Info::Rule(v) => match u32::try_from(v) {
+                Ok(bits) => {
+                    s.rules = RuleSet::from_bits(bits);
+                    if let Some(b) = &mut self.board {
+                        b.set_rules(s.rules);
+                        self.prepare();
+                    }
+                }
+                Err(_) => log::warn!("INFO rule {v}: ignored"),
+            },
+            Info::Evaluate(x, y) => log::debug!("INFO evaluate {x},{y}"),
+            Info::Folder(f) => s.folder = Some(f),
+            Info::ThreadNum(v) => s.thread_num = v,
+            Info::MaxDepth(v) => s.max_depth = u32::try_from(v).ok().filter(|&d| d > 0),
+            Info::MaxNode(v) => s.max_nodes = nonneg(v).filter(|&n| n > 0),
+            Info::Pondering(v) => s.pondering = v != 0,
+            Info::CautionFactor(v) => s.caution_factor = v,
+            Info::Strength(v) => s.strength = v,
+            Info::Unknown(k) => log::debug!("INFO {k}: unknown key ignored"),
+        }
+    }
+
+    fn limits(&self, start: Instant) -> Limits {
+        let s = &self.settings;
+        Limits {
+            turn_ms: s.timeout_turn,
+            match_ms: s.timeout_match,
+            time_left_ms: s.time_left,
+            max_depth: s.max_depth,
+            max_nodes: s.max_nodes,
+            start,
+        }
+    }
+
+    /// Run the searcher on a copy of `board` (so a search bug can never
+    /// corrupt the game), reporting each iteration as a MESSAGE line.
+    fn think(
+        &mut self,
+        board: &Board,
+        limits: Limits,
+        multipv: usize,
+        ctx: &Ctx,
+        out: Out,
+    ) -> Option<SearchResult> {
+        self.prepare();
+        let searcher = self.searcher.as_mut()?;
+        let req = SearchRequest {
+            limits,
+            stop: ctx.stop.clone(),
+            multipv: multipv.max(1),
+        };
+        let mut copy = board.clone();
+        let view = board.clone();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            searcher.search(&mut copy, &req, &mut |info: &SearchInfo| {
+                out(Response::Message(info_text(&view, info)))
+            })
+        }));
+        match result {
+            Ok(r) => Some(r),
+            Err(_) => {
+                log::error!("search panicked; playing a fallback move");
+                self.searcher = None;
+                None
+            }
+        }
+    }
+
+    /// Search `board` for the side to move and return a legal move.
+    fn best_move(
+        &mut self,
+        board: &Board,
+        limits: Limits,
+        ctx: &Ctx,
+        out: Out,
+    ) -> Result<(Pos, Score), String> {
+        if board.is_full() {
+            return Err("board is full: the game is a draw".into());
+        }
+        if let Some((c, p)) = finished(board) {
+            let (x, y) = board.xy(p);
+            return Err(format!("game is over: {c:?} has five at {x},{y}"));
+        }
+        let result = self.think(board, limits, 1, ctx, out);
+        if let Some(r) = &result {
+            let candidates = std::iter::once(r.best)
+                .chain(r.ranked.iter().map(|&(p, _)| p))
+                .chain(r.pv.first().copied());
+            for p in candidates {
+                if is_legal(board, p) {
+                    return Ok((p, r.score));
+                }
+            }
+            log::warn!("search returned no legal move ({:?}); falling back", r.best);
+        }
+        match fallback_move(board) {
+            Some(p) => Ok((p, 0)),
+            None => Err("no legal move left".into()),
+        }
+    }
+
+    /// Search, play our move on the board and answer it.
+    fn answer_move(&mut self, ctx: &Ctx, out: Out) {
+        let Some(board) = self.board.clone() else {
+            return out(err(NO_BOARD));
+        };
+        let limits = self.limits(ctx.received);
+        match self.best_move(&board, limits, ctx, out) {
+            Ok((p, _)) => {
+                let b = self.board.as_mut().expect("board checked above");
+                b.play(p);
+                let (x, y) = b.xy(p);
+                out(Response::Move(x, y));
+            }
+            Err(e) => out(err(e)),
+        }
+    }
+
+    fn begin(&mut self, ctx: &Ctx, out: Out) {
+        match &self.board {
+            None => out(err(NO_BOARD)),
+            Some(b) if b.stone_count() != 0 => out(err("BEGIN: the board is not empty")),
+            Some(_) => self.answer_move(ctx, out),
+        }
+    }
+
+    fn turn(&mut self, x: i64, y: i64, ctx: &Ctx, out: Out) {
+        let Some(b) = &mut self.board else {
+            return out(err(NO_BOARD));
+        };
+        if let Some((c, p)) = finished(b) {
+            let (px, py) = b.xy(p);
+            return out(err(format!("game is over: {c:?} has five at {px},{py}")));
+        }
+        let color = b.to_move();
+        let p = match b.try_make(x, y, color) {
+            Ok(p) => p,
+            Err(e) => return out(err(format!("TURN: {e}"))),
+        };
+        if color == Color::Black && b.rules().rule == Rule::Renju {
+            let mut before = b.clone();
+            before.unmake();
+            if is_forbidden(&before, p) {
+                log::warn!("TURN {x},{y}: the opponent played a forbidden point");
+            }
+        }
+        if !b.rules().continuous && is_win(b, p, color) {
+            return out(err(format!("game is over: {x},{y} completes a five")));
+        }
+        if b.is_full() {
+            return out(err("board is full: the game is a draw"));
+        }
+        self.answer_move(ctx, out)
+    }
+
+    fn takeback(&mut self, x: i64, y: i64, out: Out) {
+        let Some(b) = &mut self.board else {
+            return out(err(NO_BOARD));
+        };
+        let Some(p) = b.pos(x, y) else {
+            return out(err(format!("TAKEBACK: {x},{y} is outside the board")));
+        };
+        match b.last_move() {
+            Some(m) if m.pos == p => {
+                b.unmake();
+                out(Response::Ok)
+            }
+            _ if b.cell(p) == EMPTY => out(err(format!("TAKEBACK: no stone at {x},{y}"))),
+            _ => out(err(format!("TAKEBACK: {x},{y} is not the last move"))),
+        }
+    }
+
+    fn play(&mut self, x: i64, y: i64, out: Out) {
+        let Some(b) = &mut self.board else {
+            return out(err(NO_BOARD));
+        };
+        let color = b.to_move();
+        match b.try_make(x, y, color) {
+            Ok(_) => out(Response::Move(x as usize, y as usize)),
+            Err(e) => out(err(format!("PLAY: {e}"))),
+        }
+    }
+
+    /// Build the position a BOARD describes; see `own_color` for colours.
+    fn build_board(&self, stones: &[BoardStone]) -> Result<Board, String> {
+        let cur = self.board.as_ref().ok_or(NO_BOARD)?;
+        let mut b = Board::new(cur.width(), cur.height(), self.settings.rules)
+            .map_err(|e| e.to_string())?;
+        for s in stones {
+            let p = b
+                .pos(s.x, s.y)
+                .ok_or_else(|| format!("BOARD: {},{} is outside the board", s.x, s.y))?;
+            if b.cell(p) != EMPTY {
+                return Err(format!("BOARD: {},{} is given twice", s.x, s.y));
+            }
+            b.make_neutral(p); // placeholder, to catch duplicates
+        }
+        let own = own_color(stones, self.settings.rules);
+        let mut b = Board::new(cur.width(), cur.height(), self.settings.rules)
+            .map_err(|e| e.to_string())?;
+        for s in stones {
+            let p = b.pos(s.x, s.y).expect("checked above");
+            match s.field {
+                Field::Own => b.make(p, own),
+                Field::Opponent => b.make(p, own.opposite()),
+                Field::Neutral => b.make_neutral(p),
+            }
+        }
+        b.set_to_move(own);
+        Ok(b)
+    }
+
+    fn set_board(&mut self, analysis: bool, stones: &[BoardStone], ctx: &Ctx, out: Out) {
+        let b = match self.build_board(stones) {
+            Ok(b) => b,
+            Err(e) => return out(err(e)),
+        };
+        if analysis {
+            self.board = Some(b);
+            return;
+        }
+        if b.is_full() {
+            return out(err("BOARD: the board is full"));
+        }
+        if let Some((c, p)) = finished(&b) {
+            let (x, y) = b.xy(p);
+            return out(err(format!(
+                "BOARD: game is over: {c:?} has five at {x},{y}"
+            )));
+        }
+        self.board = Some(b);
+        self.answer_move(ctx, out)
+    }
+
+    /// Limits for one of `parts` short searches sharing this turn's budget.
+    fn share_limits(&self, ctx: &Ctx, parts: u64) -> Limits {
+        let s = &self.settings;
+        let mut budget = s.timeout_turn.unwrap_or(DEFAULT_SWAP2_MS);
+        if let Some(left) = s.time_left {
+            budget = budget.min(u64::try_from(left.max(0)).unwrap_or(0) / 8);
+        }
+        let spent = ctx.received.elapsed().as_millis() as u64;
+        let budget = (budget * 8 / 10).saturating_sub(spent);
+        Limits {
+            turn_ms: Some(budget / parts.max(1)),
+            match_ms: None,
+            time_left_ms: None,
+            max_depth: s.max_depth,
+            max_nodes: s.max_nodes,
+            start: Instant::now(),
+        }
+    }
+
+    fn swap2(&mut self, stones: &[(i64, i64)], ctx: &Ctx, out: Out) {
+        let Some(cur) = &self.board else {
+            return out(err(NO_BOARD));
+        };
+        let mut b = match Board::new(cur.width(), cur.height(), self.settings.rules) {
+            Ok(b) => b,
+            Err(e) => return out(err(e.to_string())),
+        };
+        for &(x, y) in stones {
+            let c = b.to_move();
+            if let Err(e) = b.try_make(x, y, c) {
+                return out(err(format!("SWAP2BOARD: {e}")));
+            }
+        }
+        match stones.len() {
+            0 => self.swap2_open(b, ctx, out),
+            3 => self.swap2_three(b, ctx, out),
+            _ => self.swap2_five(b, ctx, out),
+        }
+    }
+
+    /// Empty board: try a few three-stone shapes around the centre and put
+    /// down the one whose search score (White to move) is closest to even.
+    fn swap2_open(&mut self, empty: Board, ctx: &Ctx, out: Out) {
+        const SHAPES: [[(i64, i64); 3]; 6] = [
+            [(0, 0), (1, 1), (2, 0)],
+            [(0, 0), (1, 0), (2, 2)],
+            [(0, 0), (1, -1), (0, 2)],
+            [(0, 0), (2, 1), (1, 2)],
+            [(0, 0), (0, 1), (2, 2)],
+            [(0, 0), (1, 1), (-1, 2)],
+        ];
+        let (cx, cy) = (empty.width() as i64 / 2, empty.height() as i64 / 2);
+        let mut best: Option<(Score, Board)> = None;
+        for shape in SHAPES {
+            let mut b = empty.clone();
+            if shape
+                .iter()
+                .any(|&(dx, dy)| b.try_make(cx + dx, cy + dy, b.to_move()).is_err())
+            {
+                continue;
+            }
+            let limits = self.share_limits(ctx, SHAPES.len() as u64);
+            let score = match self.best_move(&b, limits, ctx, out) {
+                Ok((_, s)) => s.saturating_abs(),
+                Err(_) => continue,
+            };
+            if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                best = Some((score, b));
+            }
+        }
+        match best {
+            Some((_, b)) => {
+                let moves = b.history().iter().map(|m| b.xy(m.pos)).collect();
+                self.board = Some(b);
+                out(Response::Moves(moves))
+            }
+            None => out(err("SWAP2BOARD: the board is too small for an opening")),
+        }
+    }
+
+    /// Three stones, White to move: swap if White is worse, stay and play
+    /// if White is better, otherwise add two stones and let the opponent
+    /// choose.
+    fn swap2_three(&mut self, mut b: Board, ctx: &Ctx, out: Out) {
+        let limits = self.share_limits(ctx, 2);
+        let (w, score) = match self.best_move(&b, limits, ctx, out) {
+            Ok(r) => r,
+            Err(e) => return out(err(e)),
+        };
+        out(Response::Message(format!(
+            "swap2: White to move scores {}",
+            score_text(score)
+        )));
+        if score < -SWAP2_BALANCE {
+            self.board = Some(b);
+            return out(Response::Swap);
+        }
+        b.play(w);
+        if score > SWAP2_BALANCE {
+            let (x, y) = b.xy(w);
+            self.board = Some(b);
+            return out(Response::Move(x, y));
+        }
+        let limits = self.share_limits(ctx, 1);
+        let bl = match self.best_move(&b, limits, ctx, out) {
+            Ok((p, _)) => p,
+            Err(e) => return out(err(e)),
+        };
+        b.play(bl);
+        let moves = vec![b.xy(w), b.xy(bl)];
+        self.board = Some(b);
+        out(Response::Moves(moves))
+    }
+
+    /// Five stones, White to move: we choose our colour; swap to Black when
+    /// White's side scores below even, else play White's move.
+    fn swap2_five(&mut self, mut b: Board, ctx: &Ctx, out: Out) {
+        let limits = self.share_limits(ctx, 1);
+        let (w, score) = match self.best_move(&b, limits, ctx, out) {
+            Ok(r) => r,
+            Err(e) => return out(err(e)),
+        };
+        out(Response::Message(format!(
+            "swap2: White to move scores {}",
+            score_text(score)
+        )));
+        if score < 0 {
+            self.board = Some(b);
+            return out(Response::Swap);
+        }
+        b.play(w);
+        let (x, y) = b.xy(w);
+        self.board = Some(b);
+        out(Response::Move(x, y))
+    }
+
+    /// YXNBEST n: the n best moves as MESSAGE lines, then the best one as the
+    /// answer. The board is not changed (analysis).
+    fn nbest(&mut self, n: i64, ctx: &Ctx, out: Out) {
+        let Some(board) = self.board.clone() else {
+            return out(err(NO_BOARD));
+        };
+        if n < 1 {
+            return out(err(format!("YXNBEST: count {n} must be at least 1")));
+        }
+        if board.is_full() {
+            return out(err("board is full: the game is a draw"));
+        }
+        let empties = board.empty_cells().count();
+        let n = (n as usize).min(empties);
+        let limits = self.limits(ctx.received);
+        let result = self.think(&board, limits, n, ctx, out);
+        let mut ranked: Vec<(Pos, Score)> = result
+            .map(|r| r.ranked)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&(p, _)| is_legal(&board, p))
+            .collect();
+        ranked.truncate(n);
+        if ranked.is_empty() {
+            match fallback_move(&board) {
+                Some(p) => ranked.push((p, 0)),
+                None => return out(err("no legal move left")),
+            }
+        }
+        for (i, &(p, s)) in ranked.iter().enumerate() {
+            let (x, y) = board.xy(p);
+            out(Response::Message(format!(
+                "nbest {} {x},{y} ev {}",
+                i + 1,
+                score_text(s)
+            )));
+        }
+        let (x, y) = board.xy(ranked[0].0);
+        out(Response::Move(x, y))
+    }
+}
+
+/// The colour of the brain's stones (field 1) in a BOARD. The brain is to
+/// move. Under renju the stones come in move order, so the first stone is
+/// Black's; otherwise (or if that order does not fit the counts) the counts
+/// decide: equal counts → the brain is Black, one more opponent stone → the
+/// brain is White.
+pub fn own_color(stones: &[BoardStone], rules: RuleSet) -> Color {
+    let own = stones.iter().filter(|s| s.field == Field::Own).count();
+    let opp = stones.iter().filter(|s| s.field == Field::Opponent).count();
+    let fits = |c: Color| match c {
+        Color::Black => own == opp,
+        Color::White => opp == own + 1,
+    };
+    if rules.rule == Rule::Renju {
+        if let Some(first) = stones.iter().find(|s| s.field != Field::Neutral) {
+            let c = if first.field == Field::Own {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if fits(c) {
+                return c;
+            }
+        }
+    }
+    if fits(Color::Black) {
+        Color::Black
+    } else if fits(Color::White) {
+        Color::White
+    } else {
+        log::warn!("BOARD with {own} own and {opp} opponent stones: colours guessed");
+        if own >= opp {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+}
+
+/// One MESSAGE line per search iteration.
+pub fn info_text(board: &Board, info: &SearchInfo) -> String {
+    let ms = info.elapsed.as_millis() as u64;
+    let nps = (info.nodes * 1000)
+        .checked_div(ms)
+        .unwrap_or(info.nodes * 1000);
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .filter(|p| board.in_board(**p))
+        .map(|&p| {
+            let (x, y) = board.xy(p);
+            format!("{x},{y}")
+        })
+        .collect();
+    format!(
+        "depth {} ev {} nodes {} nps {} time {} pv {}",
+        info.depth,
+        score_text(info.score),
+        info.nodes,
+        nps,
+        ms,
+        pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::command::parse;
+
+    fn run(s: &mut Session, line: &str) -> Vec<String> {
+        s.handle_vec(parse(line).unwrap())
+            .into_iter()
+            .map(|r| r.to_string())
+            .filter(|l| !l.starts_with("MESSAGE"))
+            .collect()
+    }
+
+    fn stones(list: &[(i64, i64, Field)]) -> Vec<BoardStone> {
+        list.iter()
+            .map(|&(x, y, field)| BoardStone { x, y, field })
+            .collect()
+    }
+
+    #[test]
+    fn needs_start() {
+        let mut s = Session::new();
+        assert!(run(&mut s, "TURN 1,1")[0].starts_with("ERROR"));
+        assert!(run(&mut s, "BEGIN")[0].starts_with("ERROR"));
+        assert!(run(&mut s, "RESTART")[0].starts_with("ERROR"));
+        assert_eq!(run(&mut s, "START 4")[0].split(' ').next(), Some("ERROR"));
+        assert_eq!(run(&mut s, "START 15"), vec!["OK"]);
+    }
+
+    #[test]
+    fn bad_turns_leave_state_unchanged() {
+        let mut s = Session::new();
+        run(&mut s, "START 15");
+        let mv = run(&mut s, "TURN 7,7");
+        assert_eq!(mv.len(), 1);
+        let before = s.board().unwrap().hash();
+        assert!(run(&mut s, "TURN 7,7")[0].starts_with("ERROR"));
+        assert!(run(&mut s, "TURN 15,0")[0].starts_with("ERROR"));
+        assert!(run(&mut s, "TURN -1,0")[0].starts_with("ERROR"));
+        assert!(run(&mut s, "TAKEBACK 7,7")[0].starts_with("ERROR"));
+        assert_eq!(s.board().unwrap().hash(), before);
+        let (x, y) = {
+            let v: Vec<usize> = mv[0].split(',').map(|t| t.parse().unwrap()).collect();
+            (v[0], v[1])
+        };
+        assert_eq!(run(&mut s, &format!("TAKEBACK {x},{y}")), vec!["OK"]);
+        assert_eq!(run(&mut s, "TAKEBACK 7,7"), vec!["OK"]);
+        assert_eq!(s.board().unwrap().stone_count(), 0);
+    }
+
+    #[test]
+    fn board_colours() {
+        let r = RuleSet::default();
+        let renju = RuleSet::from_bits(4);
+        use Field::*;
+        assert_eq!(own_color(&stones(&[]), r), Color::Black);
+        assert_eq!(own_color(&stones(&[(7, 7, Opponent)]), r), Color::White);
+        assert_eq!(
+            own_color(&stones(&[(7, 7, Own), (8, 8, Opponent)]), r),
+            Color::Black
+        );
+        assert_eq!(
+            own_color(
+                &stones(&[(7, 7, Opponent), (8, 8, Own), (9, 9, Opponent)]),
+                renju
+            ),
+            Color::White
+        );
+        // Renju order that contradicts the counts: counts win.
+        assert_eq!(
+            own_color(
+                &stones(&[(7, 7, Own), (8, 8, Opponent), (9, 9, Opponent)]),
+                renju
+            ),
+            Color::White
+        );
+    }
+
+    #[test]
+    fn board_command_plays_for_the_right_side() {
+        let mut s = Session::new();
+        run(&mut s, "START 15");
+        let out = s.handle_vec(Command::Board {
+            analysis: false,
+            stones: stones(&[(7, 7, Field::Opponent)]),
+        });
+        assert!(matches!(out.last(), Some(Response::Move(..))));
+        let b = s.board().unwrap();
+        assert_eq!(b.stone_count(), 2);
+        assert_eq!(b.cell(b.pos(7, 7).unwrap()), Color::Black.cell());
+        assert_eq!(b.to_move(), Color::Black);
+        // Duplicate stones: error, board unchanged.
+        let h = b.hash();
+        let out = s.handle_vec(Command::Board {
+            analysis: false,
+            stones: stones(&[(1, 1, Field::Own), (1, 1, Field::Opponent)]),
+        });
+        assert!(matches!(out[..], [Response::Error(_)]));
+        assert_eq!(s.board().unwrap().hash(), h);
+    }
+
+    #[test]
+    fn wins_and_blocks_even_with_a_weak_search() {
+        let b = Board::from_ascii(
+            "\
+            . . . . . . .\n\
+            . X X X X . .\n\
+            . O O O . . .\n\
+            . . . . . . .\n\
+            . . . . . . .\n\
+            . . . . . . .\n\
+            . . . . . . O\n",
+            RuleSet::default(),
+        )
+        .unwrap();
+        assert_eq!(b.to_move(), Color::Black);
+        let p = fallback_move(&b).unwrap();
+        assert!(is_win(&b, p, Color::Black));
+    }
+
+    #[test]
+    fn swap2_answers_have_the_right_shape() {
+        let mut s = Session::new();
+        run(&mut s, "START 15");
+        run(&mut s, "INFO timeout_turn 100");
+        let out = s.handle_vec(Command::Swap2Board(vec![]));
+        match out.last() {
+            Some(Response::Moves(m)) => assert_eq!(m.len(), 3),
+            o => panic!("{o:?}"),
+        }
+        let out = s.handle_vec(Command::Swap2Board(vec![(7, 7), (8, 8), (6, 8)]));
+        assert!(matches!(
+            out.last(),
+            Some(Response::Swap | Response::Move(..) | Response::Moves(_))
+        ));
+        if let Some(Response::Moves(m)) = out.last() {
+            assert_eq!(m.len(), 2);
+        }
+        let out = s.handle_vec(Command::Swap2Board(vec![(7, 7), (7, 7), (6, 8)]));
+        assert!(matches!(out[..], [Response::Error(_)]));
+    }
+
+    #[test]
+    fn forbid_and_nbest() {
+        let mut s = Session::new();
+        run(&mut s, "INFO rule 4");
+        run(&mut s, "START 15");
+        assert_eq!(run(&mut s, "YXSHOWFORBID"), vec!["FORBID ."]);
+        let out = run(&mut s, "YXNBEST 3");
+        assert_eq!(out.len(), 1);
+        assert_eq!(s.board().unwrap().stone_count(), 0);
+    }
+
+    #[test]
+    fn memory_budget() {
+        let mut st = Settings::default();
+        assert_eq!(st.memory_budget(), DEFAULT_MEMORY);
+        st.max_memory = 100 << 20;
+        assert_eq!(st.memory_budget(), 100 << 20);
+        let mut s = Session::new();
+        s.handle_vec(parse("INFO max_memory 83886080").unwrap());
+        assert_eq!(s.settings().memory_budget(), 80 << 20);
+        s.handle_vec(parse("INFO max_memory 0").unwrap());
+        assert_eq!(s.settings().memory_budget(), DEFAULT_MEMORY);
+    }
+}
