@@ -2,9 +2,10 @@
 //! driven by a mini referee exactly as a tournament manager drives them
 //! (START, INFO, a BOARD opening for each side's first move, then TURN).
 //! Every rule (freestyle, standard, renju, caro, continuous) on 15×15 and
-//! 20×20. The referee checks every move (on the board, empty, not forbidden
-//! to Black under renju) and judges wins twice — with `rules::is_win` and
-//! with its own line count below — and the two must agree. Each game must
+//! 20×20, plus a 6×6 game where a full-board draw is likely. The referee
+//! checks every move (on the board, empty, not forbidden to Black under
+//! renju) and judges wins twice — with `rules::is_win` and with its own line
+//! count below — and the two must agree. Each game must
 //! end with a five for the side that made it or a draw on a full board (a
 //! continuous game: after two fives, a full board or a move cap).
 //!
@@ -311,7 +312,13 @@ fn games() -> Vec<Game> {
         ("caro", 8, "10,11 10,10 11,10"),
         ("continuous", 2, "9,9 10,10 8,11 11,9"),
     ];
-    let mut v = Vec::new();
+    // A tiny board where a full-board draw is a likely end.
+    let mut v = vec![Game {
+        name: "standard 6x6".into(),
+        size: 6,
+        bits: 1,
+        opening: vec![(2, 2), (3, 3), (2, 3)],
+    }];
     for (size, list) in [(15, o15), (20, o20)] {
         for (name, bits, opening) in list {
             v.push(Game {
