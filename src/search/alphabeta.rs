@@ -16,7 +16,7 @@ use super::time::TimePlan;
 use super::tt::{Bound, Tt};
 
 /// How often (in nodes) the clock and the stop flag are read.
-const CHECK_EVERY: u64 = 256;
+const CHECK_EVERY: u64 = 64;
 /// Moves searched at full depth before reductions start.
 const LMR_FULL_MOVES: usize = 3;
 const LMR_MIN_DEPTH: i32 = 3;

@@ -138,6 +138,25 @@ pub struct Searcher {
     ord: MoveOrdering,
     threat: ThreatSolver,
     pub stats: SearchStats,
+    pub options: SearchOptions,
+}
+
+/// Switches for experiments (A/B matches); the defaults are what plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Threat solver at the root (own VCF/VCT, opponent's VCF).
+    pub root_threats: bool,
+    /// VCF at the horizon.
+    pub leaf_vcf: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            root_threats: true,
+            leaf_vcf: true,
+        }
+    }
 }
 
 /// Node budgets of the threat solver for one search.
@@ -195,6 +214,26 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
     }
 }
 
+/// Build the pattern tables of every rule (and the evaluator's) on a
+/// background thread, so the first timed search does not pay for them.
+/// Later callers of the same table simply wait for it (`OnceLock`).
+pub fn warm_up_tables() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let spawned = std::thread::Builder::new().name("tables".into()).spawn(|| {
+            for rule in crate::types::Rule::ALL {
+                let _ = crate::game::pattern::table(rule);
+            }
+            if let Ok(b) = Board::square(5, crate::types::RuleSet::default()) {
+                let _ = crate::eval::Evaluator::new(&b);
+            }
+        });
+        if let Err(e) = spawned {
+            log::warn!("could not start the table builder: {e}");
+        }
+    });
+}
+
 /// Bytes of transposition table for a whole-process memory budget.
 pub fn tt_bytes_for(memory_bytes: usize) -> usize {
     let budget = if memory_bytes == 0 {
@@ -209,6 +248,7 @@ impl Searcher {
     /// A searcher whose tables use about `memory_bytes` in all
     /// (0: the 350 MB default).
     pub fn new(memory_bytes: usize) -> Self {
+        warm_up_tables();
         Searcher::with_tt_bytes(tt_bytes_for(memory_bytes))
     }
 
@@ -219,6 +259,7 @@ impl Searcher {
             ord: MoveOrdering::default(),
             threat: ThreatSolver::new(),
             stats: SearchStats::default(),
+            options: SearchOptions::default(),
         }
     }
 
@@ -265,7 +306,15 @@ impl Searcher {
             };
         }
 
-        let budget = threat_budget(&plan, max_nodes);
+        let mut budget = threat_budget(&plan, max_nodes);
+        if !self.options.root_threats {
+            budget.vcf = 0;
+            budget.vct = 0;
+            budget.defend = 0;
+        }
+        if !self.options.leaf_vcf {
+            budget.leaf = 0;
+        }
         let pos = Position::new(board);
         let mut tree = Tree::new(
             pos,
@@ -375,16 +424,15 @@ impl Searcher {
                 let s = root_iteration(&mut tree, &mut rms, depth, alpha, beta, multipv);
                 let Some(s) = s else { break None };
                 if s <= alpha && alpha > -INFINITE {
-                    alpha = (alpha - delta).max(-INFINITE);
-                    beta = (alpha + beta) / 2 + delta;
+                    alpha = (s - delta).max(-INFINITE);
                     delta *= 4;
                 } else if s >= beta && beta < INFINITE {
-                    beta = (beta + delta).min(INFINITE);
+                    beta = (s + delta).min(INFINITE);
                     delta *= 4;
                 } else {
                     break Some(s);
                 }
-                if delta > 2_000 {
+                if delta > 2_000 || is_mate_score(s) {
                     alpha = -INFINITE;
                     beta = INFINITE;
                 }
@@ -452,30 +500,44 @@ fn root_threats(
 ) -> Option<(Pos, Score, Vec<Pos>)> {
     let stm = tree.pos.stm();
     let opp = stm.opposite();
-    let win = |line: Vec<Pos>| Some((line[0], mate_in(line.len()), line));
+    let win = |tree: &Tree, line: Vec<Pos>| {
+        // Trust the solver only with a move we may play.
+        let first = line[0];
+        (tree.pos.board.in_board(first)
+            && tree.pos.board.is_empty(first)
+            && tree.pos.legal_for(first, stm))
+        .then(|| (first, mate_in(line.len()), line))
+    };
     if budget.vcf > 0 {
         let line = tree.threat.vcf(tree.pos.board, stm, budget.vcf, stop);
         tree.vcf_nodes += tree.threat.nodes();
-        if let Some(line) = line.filter(|l| !l.is_empty()) {
-            return win(line);
+        if let Some(w) = line.filter(|l| !l.is_empty()).and_then(|l| win(tree, l)) {
+            return Some(w);
         }
     }
-    if budget.vct > 0 {
+    // The solver only sees node budgets; keep its share of the clock small.
+    let late = |tree: &Tree| !tree.plan.unlimited && tree.elapsed_ms() * 4 >= tree.plan.hard_ms;
+    if budget.vct > 0 && !late(tree) {
         let line = tree
             .threat
             .vct(tree.pos.board, stm, threat::MAX_THREATS, budget.vct, stop);
         tree.vcf_nodes += tree.threat.nodes();
-        if let Some(line) = line.filter(|l| !l.is_empty()) {
-            return win(line);
+        if let Some(w) = line.filter(|l| !l.is_empty()).and_then(|l| win(tree, l)) {
+            return Some(w);
         }
     }
-    if budget.defend > 0 && moves.len() > 1 {
+    if budget.defend > 0 && moves.len() > 1 && !late(tree) {
         let theirs = tree.threat.vcf(tree.pos.board, opp, budget.defend, stop);
         tree.vcf_nodes += tree.threat.nodes();
         if theirs.is_some() {
             let mut safe = Vec::new();
-            let each = (budget.defend / moves.len() as u64).max(200);
+            let each = (budget.defend / moves.len() as u64).max(100);
             for &m in moves.iter() {
+                if late(tree) {
+                    // Out of time for this: unchecked moves count as safe.
+                    safe.push(m);
+                    continue;
+                }
                 tree.pos.make(m);
                 let r = tree.threat.vcf(tree.pos.board, opp, each, stop);
                 tree.vcf_nodes += tree.threat.nodes();
