@@ -255,17 +255,22 @@ fn shell_engine_with_children_is_suspended_and_killed() {
     assert_eq!(json_int(&r.json, "timeout"), 1, "{}", r.stdout);
     let pid = std::fs::read_to_string(&pidfile).expect("child pid written");
     let pid = pid.trim();
-    // The child must be gone (or a zombie awaiting its reaper).
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let state = stat
-        .rsplit(')')
-        .next()
-        .and_then(|s| s.split_whitespace().next())
-        .unwrap_or("");
-    assert!(
-        stat.is_empty() || state == "Z",
-        "child {pid} survived: {stat}"
-    );
+    // The child must be gone (or a zombie awaiting its reaper); give the
+    // kernel a moment to finish it off.
+    let mut stat = String::new();
+    for _ in 0..200 {
+        stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|s| s.split_whitespace().next())
+            .unwrap_or("");
+        if stat.is_empty() || state == "Z" || state == "X" {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("child {pid} survived: {stat}");
 }
 
 #[test]
@@ -375,7 +380,8 @@ fn sprt_stops_once_decided() {
         "100",
     ]);
     let games = json_int(&r.json, "games");
-    assert!((10..=11).contains(&games), "{games}: {}", r.stdout);
+    // One game at a time: none starts after the decision.
+    assert_eq!(games, 10, "{}", r.stdout);
     assert!(r.stdout.contains("H1 accepted"), "{}", r.stdout);
 }
 

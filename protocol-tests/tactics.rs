@@ -245,6 +245,8 @@ struct Tally {
     times_ms: Vec<f64>,
     renju_forbidden_lines: usize,
     counter_four_lines: usize,
+    /// Wins by attacker colour (Black, White).
+    wins_by_color: [usize; 2],
 }
 
 fn timed<T>(tally: &mut Tally, f: impl FnOnce() -> T) -> T {
@@ -338,6 +340,7 @@ fn tactics_suite() {
                         );
                     }
                     tally.vcf_solved += 1;
+                    tally.wins_by_color[a.index()] += 1;
                     tally.counter_four_lines += has_counter_four(&b, a, &line) as usize;
                     tally.renju_forbidden_lines += line_uses_forbidden(&b, a, &line) as usize;
                     continue;
@@ -391,6 +394,7 @@ fn tactics_suite() {
                 b.unmake();
                 vct += 1;
                 tally.vct += 1;
+                tally.wins_by_color[a.index()] += 1;
             }
             assert!(
                 vcf >= 12 && vct >= 8 && none >= 7,
@@ -403,7 +407,8 @@ fn tactics_suite() {
     let pct = |q: f64| t[((t.len() - 1) as f64 * q) as usize];
     eprintln!(
         "tactics: {} positions ({} VCF, {} VCT, {} without a win); VCF solve rate {}/{}; \
-         false claims {}; median {:.2} ms, p90 {:.2} ms; {} lines with counter-fours, {} renju lines near forbidden points",
+         false claims {}; median {:.2} ms, p90 {:.2} ms; wins for Black {}, for White {}; \
+         {} lines with counter-fours, {} renju lines near forbidden points",
         tally.vcf_expected + tally.vct + tally.none,
         tally.vcf_expected,
         tally.vct,
@@ -413,10 +418,13 @@ fn tactics_suite() {
         tally.false_claims,
         pct(0.5),
         pct(0.9),
+        tally.wins_by_color[0],
+        tally.wins_by_color[1],
         tally.counter_four_lines,
         tally.renju_forbidden_lines,
     );
     assert_eq!(tally.vcf_solved, tally.vcf_expected);
     assert!(tally.vcf_expected + tally.vct >= 150);
     assert!(tally.none >= 50);
+    assert!(tally.wins_by_color.iter().all(|&n| n >= 40));
 }

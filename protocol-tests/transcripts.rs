@@ -317,7 +317,23 @@ fn run_all(search: bool) {
         .filter(|c| c.needs_search == search)
         .collect();
     assert!(!cases.is_empty(), "no transcripts found");
-    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(c).err()).collect();
+    // Two workers: each case is its own process, and most of a case's time
+    // is the engine starting up.
+    let mut failures: Vec<String> = std::thread::scope(|s| {
+        let (even, odd): (Vec<_>, Vec<_>) = cases.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+        let hs: Vec<_> = [even, odd]
+            .into_iter()
+            .map(|part| {
+                s.spawn(move || {
+                    part.into_iter()
+                        .filter_map(|(_, c)| run_case(c).err())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    failures.sort();
     eprintln!(
         "{} transcripts ({} lines), {} failed",
         cases.len(),
@@ -360,7 +376,13 @@ fn end_mid_search_exits_quickly() {
         e.send(l).unwrap();
     }
     e.send("DONE").unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    // A MESSAGE line means an iteration finished: the search is under way.
+    let first = e.recv(ANSWER_TIMEOUT).unwrap();
+    assert!(
+        first.starts_with("MESSAGE"),
+        "expected search info, got {first}"
+    );
+    std::thread::sleep(Duration::from_millis(100));
     // Was the move already answered? Then this measures END when idle.
     let mut mid_search = true;
     while let Ok(l) = e.recv(Duration::from_millis(1)) {
@@ -390,7 +412,14 @@ fn stop_answers_now() {
     }
     assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
     e.send("TURN 7,7").unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    let first = e.recv(ANSWER_TIMEOUT).unwrap();
+    assert!(
+        first.starts_with("MESSAGE"),
+        "expected search info, got {first}"
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    // INFO while thinking: accepted now, applied to the next search.
+    e.send("INFO timeout_turn 200").unwrap();
     let t0 = Instant::now();
     e.send("YXSTOP").unwrap();
     let mv = e.answer(Duration::from_secs(5)).unwrap();
@@ -398,8 +427,48 @@ fn stop_answers_now() {
     eprintln!("YXSTOP answered {mv} after {dt:?}");
     let (x, y) = parse_point(&mv).unwrap_or_else(|| panic!("not a move: {mv}"));
     assert!(x < 15 && y < 15 && (x, y) != (7, 7));
-    // INFO while the search ran is applied to the next one; the process lives.
+    // The next search uses the 200 ms sent during the last one (with the
+    // old 60 s limit this would time out).
+    let t1 = Instant::now();
+    e.send("TURN 3,3").unwrap();
+    let mv2 = e.answer(Duration::from_secs(15)).unwrap();
+    assert!(parse_point(&mv2).is_some(), "not a move: {mv2}");
+    eprintln!(
+        "next TURN with the new timeout answered after {:?}",
+        t1.elapsed()
+    );
     e.ping(ANSWER_TIMEOUT).unwrap();
     e.send("END").unwrap();
     assert!(e.wait_exit(Duration::from_secs(5)).unwrap().success());
+}
+
+/// End of input during a long search: the search is stopped, its move is
+/// still answered, and the process exits with status 0.
+#[test]
+fn eof_mid_search_answers_and_exits() {
+    let mut e = Engine::spawn();
+    for l in [
+        "INFO max_memory 67108864",
+        "START 15",
+        "INFO timeout_turn 60000",
+    ] {
+        e.send(l).unwrap();
+    }
+    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
+    e.send("TURN 7,7").unwrap();
+    let first = e.recv(ANSWER_TIMEOUT).unwrap();
+    assert!(
+        first.starts_with("MESSAGE"),
+        "expected search info, got {first}"
+    );
+    let t0 = Instant::now();
+    e.close_stdin();
+    let mv = e.answer(Duration::from_secs(5)).unwrap();
+    assert!(parse_point(&mv).is_some(), "not a move: {mv}");
+    let st = e.wait_exit(Duration::from_secs(5)).unwrap();
+    eprintln!(
+        "EOF mid-search: answered and exited after {:?}",
+        t0.elapsed()
+    );
+    assert!(st.success(), "exit status {st}");
 }

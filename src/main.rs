@@ -8,6 +8,7 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => sente::protocol::io::run(),
+        Some("bench") => std::process::exit(sente::bench::main_bench(&args[1..])),
         Some(other) => {
             anyhow::bail!("unknown subcommand '{other}' (run without arguments for the protocol)")
         }

@@ -23,6 +23,27 @@ pub struct Engine {
     /// Every line received, for failure reports.
     pub transcript: Vec<String>,
     closed: bool,
+    syncs: u64,
+    /// How many lines of each kind arrived (move, OK, ERROR, UNKNOWN, …).
+    pub counts: std::collections::BTreeMap<&'static str, usize>,
+}
+
+/// The kind of an output line, for statistics.
+pub fn kind(line: &str) -> &'static str {
+    for k in [
+        "MESSAGE", "DEBUG", "ERROR", "UNKNOWN", "SUGGEST", "FORBID", "OK", "SWAP",
+    ] {
+        if line.starts_with(k) {
+            return k;
+        }
+    }
+    if line.starts_with("name=") {
+        "ABOUT"
+    } else if line.contains(' ') {
+        "moves"
+    } else {
+        "move"
+    }
 }
 
 /// Is `line` something a brain may print? (Answers, MESSAGE, DEBUG, …)
@@ -84,6 +105,8 @@ impl Engine {
             rx,
             transcript: Vec::new(),
             closed: false,
+            syncs: 0,
+            counts: Default::default(),
         }
     }
 
@@ -114,6 +137,7 @@ impl Engine {
         match self.rx.recv_timeout(timeout) {
             Ok(Some(l)) => {
                 self.transcript.push(format!("< {l}"));
+                *self.counts.entry(kind(&l)).or_default() += 1;
                 if !valid_output(&l) {
                     return Err(format!("invalid protocol line from engine: {l:?}"));
                 }
@@ -139,15 +163,31 @@ impl Engine {
         }
     }
 
-    /// Send ABOUT and wait for its answer, skipping everything before it.
-    pub fn ping(&mut self, timeout: Duration) -> Result<(), String> {
-        self.send("ABOUT")?;
+    /// Skip everything the engine still has to say about earlier lines: send
+    /// a unique unknown word and wait for the UNKNOWN line that names it.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), String> {
+        self.syncs += 1;
+        let word = format!("SYNC{}", self.syncs);
+        self.send(&word)?;
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            if self.recv(left)?.starts_with("name=\"Sente\"") {
+            let l = self.recv(left)?;
+            if l.starts_with("UNKNOWN") && l.contains(&format!("'{word}'")) {
                 return Ok(());
             }
+        }
+    }
+
+    /// Sync, then send ABOUT and expect its answer next.
+    pub fn ping(&mut self, timeout: Duration) -> Result<(), String> {
+        self.sync(timeout)?;
+        self.send("ABOUT")?;
+        let l = self.answer(timeout)?;
+        if l.starts_with("name=\"Sente\"") {
+            Ok(())
+        } else {
+            Err(format!("ABOUT answered '{l}'"))
         }
     }
 

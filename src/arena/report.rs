@@ -124,6 +124,8 @@ pub struct EngineTotals {
     pub time_ms: [u64; 2],
     pub moves: [u64; 2],
     pub peak_memory: [u64; 2],
+    /// Longest single move, as the referee timed it (request sent to answer read).
+    pub longest_move_ms: [u64; 2],
 }
 
 impl EngineTotals {
@@ -138,9 +140,13 @@ impl EngineTotals {
             self.time_ms[engine] += o.time_ms[colour.index()];
             self.peak_memory[engine] = self.peak_memory[engine].max(o.memory[colour.index()]);
             // Stone k (0-based) is Black's when k is even.
-            self.moves[engine] += (o.opening_len..o.moves.len())
-                .filter(|k| (k % 2 == 0) == (colour == Color::Black))
-                .count() as u64;
+            let own =
+                (o.opening_len..o.moves.len()).filter(|k| (k % 2 == 0) == (colour == Color::Black));
+            for k in own {
+                self.moves[engine] += 1;
+                let ms = o.move_ms.get(k).copied().unwrap_or(0);
+                self.longest_move_ms[engine] = self.longest_move_ms[engine].max(ms);
+            }
         }
     }
 
@@ -151,10 +157,11 @@ impl EngineTotals {
             let avg = self.time_ms[i] as f64 / self.moves[i].max(1) as f64;
             let _ = writeln!(
                 s,
-                "{}: {} moves, {:.1} ms per move, peak memory {:.1} MB",
+                "{}: {} moves, {:.1} ms per move, longest {} ms, peak memory {:.1} MB",
                 name,
                 self.moves[i],
                 avg,
+                self.longest_move_ms[i],
                 self.peak_memory[i] as f64 / 1048576.0
             );
         }
@@ -343,5 +350,13 @@ mod tests {
         tot.add(&r);
         assert_eq!(tot.moves, [0, 1]);
         assert_eq!(tot.time_ms, [0, 12]);
+        assert_eq!(tot.longest_move_ms, [0, 12]);
+        // Colours swapped: the same stone is engine 1's now, and the longest
+        // move is a maximum over games, not a sum.
+        let mut r2 = report(Some(Color::White), false);
+        r2.outcome.move_ms[3] = 7;
+        tot.add(&r2);
+        assert_eq!(tot.longest_move_ms, [7, 12]);
+        assert!(tot.lines(["a", "b"]).contains("longest 12 ms"));
     }
 }

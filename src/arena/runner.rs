@@ -7,9 +7,8 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 use super::game::{self, GameConfig, Players};
@@ -99,26 +98,23 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
     };
     let names = [cfg.names[0].as_str(), cfg.names[1].as_str()];
 
-    let next = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
+    // The main thread hands out game numbers one at a time, after it has
+    // counted the previous result, so no game starts once the SPRT decides.
+    let (job_tx, job_rx) = mpsc::channel::<usize>();
+    let job_rx = Arc::new(Mutex::new(job_rx));
     let (tx, rx) = mpsc::channel::<GameReport>();
     let workers = cfg.concurrency.clamp(1, total.max(1));
     let mut handles = Vec::new();
     for w in 0..workers {
-        let (next, stop, tx) = (next.clone(), stop.clone(), tx.clone());
+        let (job_rx, tx) = (job_rx.clone(), tx.clone());
         let order = order.clone();
         let openings = openings.clone();
         let cfg = cfg.clone();
         let h = thread::Builder::new()
             .name(format!("arena-{w}"))
             .spawn(move || loop {
-                if stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let g = next.fetch_add(1, Ordering::SeqCst);
-                if g >= total {
-                    break;
-                }
+                let job = job_rx.lock().map(|rx| rx.recv());
+                let Ok(Ok(g)) = job else { break };
                 let slot = openings::slot(g, &order);
                 let opening = &openings[slot.opening];
                 let (e1, e2) = (
@@ -159,6 +155,12 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         handles.push(h);
     }
     drop(tx);
+    let mut sent = 0;
+    while sent < workers.min(total) {
+        let _ = job_tx.send(sent);
+        sent += 1;
+    }
+    let mut received = 0;
 
     let mut tally = Tally::default();
     let mut terms = Terminations::default();
@@ -168,7 +170,9 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
     let mut decision = cfg.sprt.map(|_| SprtState::Continue);
     let stdout = std::io::stdout();
     let shown_total = (cfg.games.is_some() || cfg.sprt.is_none()).then_some(total);
-    for rep in rx {
+    while received < sent {
+        let Ok(rep) = rx.recv() else { break };
+        received += 1;
         let s1 = rep.score1();
         tally.add_game(s1);
         terms.add(rep.outcome.termination);
@@ -185,9 +189,13 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
             line.push_str(&format!(" | llr {:.3}", sprt.llr(&tally)));
             if decision == Some(SprtState::Continue) && st != SprtState::Continue {
                 decision = Some(st);
-                stop.store(true, Ordering::SeqCst);
                 line.push_str(&format!(" | SPRT: {}", sprt_text(st)));
             }
+        }
+        let decided = matches!(decision, Some(d) if d != SprtState::Continue);
+        if !decided && sent < total {
+            let _ = job_tx.send(sent);
+            sent += 1;
         }
         {
             let mut out = stdout.lock();
@@ -202,6 +210,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         }
         reports.push(rep);
     }
+    drop(job_tx);
     for h in handles {
         let _ = h.join();
     }

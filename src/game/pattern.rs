@@ -690,6 +690,45 @@ mod tests {
     }
 
     #[test]
+    fn threat_forbidden_iff_rules_forbidden() {
+        let mut rng = SplitMix64::new(313);
+        let rules = RuleSet {
+            rule: Rule::Renju,
+            continuous: false,
+        };
+        let mut seen = 0;
+        for _ in 0..60 {
+            let mut b = Board::square(13, rules).unwrap();
+            for i in 0..30 {
+                let x = 3 + rng.below(7) as i64;
+                let y = 3 + rng.below(7) as i64;
+                let p = b.pos(x, y).unwrap();
+                if b.is_empty(p) {
+                    b.make(
+                        p,
+                        if i % 3 == 2 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        },
+                    );
+                }
+            }
+            for p in b.empty_cells().collect::<Vec<_>>() {
+                let f = rules::is_forbidden(&b, p);
+                assert_eq!(
+                    threat_at(&b, p, Color::Black) == Threat::Forbidden,
+                    f,
+                    "{b:?}"
+                );
+                assert_ne!(threat_at(&b, p, Color::White), Threat::Forbidden);
+                seen += f as usize;
+            }
+        }
+        assert!(seen > 50, "{seen}");
+    }
+
+    #[test]
     fn threat_combinations() {
         let rs = |rule| RuleSet {
             rule,

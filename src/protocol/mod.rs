@@ -1,10 +1,12 @@
 //! The Gomocup protocol: commands in (`command`), answers out (`response`),
-//! game state and decisions (`session`), threads and pipes (`io`).
+//! the legality guard (`legal`), game state (`session`), SWAP2 decisions (`swap2`), threads and pipes (`io`).
 
 pub mod command;
 pub mod io;
+pub mod legal;
 pub mod response;
 pub mod session;
+pub mod swap2;
 
 pub use command::{parse, Command, ParseError, Parser};
 pub use response::Response;

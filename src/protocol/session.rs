@@ -14,10 +14,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::command::{BoardStone, Command, Field, Info};
+use super::legal::{fallback_move, finished, is_legal};
 use super::response::Response;
+use super::swap2;
 use crate::game::board::EMPTY;
 use crate::game::pattern;
-use crate::game::rules::{forbidden_points, is_forbidden, is_win, winner_at};
+use crate::game::rules::{forbidden_points, is_forbidden, is_win};
 use crate::game::{Board, Pos};
 use crate::search::{
     tt_bytes_for, Limits, SearchInfo, SearchRequest, SearchResult, Searcher, DEFAULT_MEMORY,
@@ -26,9 +28,6 @@ use crate::types::{score_text, Color, Rule, RuleSet, Score};
 
 /// Per-turn budget assumed for SWAP2 decisions when the manager gave none.
 const DEFAULT_SWAP2_MS: u64 = 5_000;
-/// A 3-stone SWAP2 position within this score of even is "balanced": we then
-/// add two stones and let the opponent choose.
-const SWAP2_BALANCE: Score = 30;
 /// `INFO time_left` at or above this means "untimed".
 const UNLIMITED_TIME: i64 = i32::MAX as i64;
 
@@ -105,48 +104,6 @@ fn err(s: impl Into<String>) -> Response {
 }
 
 const NO_BOARD: &str = "no board: send START first";
-
-/// Is `p` a move the side to move may play?
-pub fn is_legal(board: &Board, p: Pos) -> bool {
-    board.in_board(p)
-        && board.cell(p) == EMPTY
-        && !(board.rules().rule == Rule::Renju
-            && board.to_move() == Color::Black
-            && is_forbidden(board, p))
-}
-
-/// A five on the board that ends the game (never in a continuous game).
-fn finished(board: &Board) -> Option<(Color, Pos)> {
-    if board.rules().continuous {
-        return None;
-    }
-    board
-        .cells()
-        .iter()
-        .find_map(|&p| winner_at(board, p).map(|c| (c, p)))
-}
-
-/// A legal move chosen without search: win now, else block the opponent's
-/// five, else the legal cell with most stones around it, nearest the centre.
-pub fn fallback_move(board: &Board) -> Option<Pos> {
-    let me = board.to_move();
-    let legal: Vec<Pos> = board
-        .empty_cells()
-        .filter(|&p| is_legal(board, p))
-        .collect();
-    if let Some(&p) = legal.iter().find(|&&p| is_win(board, p, me)) {
-        return Some(p);
-    }
-    if let Some(&p) = legal.iter().find(|&&p| is_win(board, p, me.opposite())) {
-        return Some(p);
-    }
-    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
-    legal.into_iter().min_by_key(|&p| {
-        let (x, y) = board.xy(p);
-        let d = (x as i64 - cx).abs().max((y as i64 - cy).abs());
-        (std::cmp::Reverse(board.near_count(p)), d, p)
-    })
-}
 
 impl Session {
     pub fn new() -> Self {
@@ -542,107 +499,28 @@ impl Session {
                 return out(err(format!("SWAP2BOARD: {e}")));
             }
         }
-        match stones.len() {
-            0 => self.swap2_open(b, ctx, out),
-            3 => self.swap2_three(b, ctx, out),
-            _ => self.swap2_five(b, ctx, out),
-        }
-    }
-
-    /// Empty board: try a few three-stone shapes around the centre and put
-    /// down the one whose search score (White to move) is closest to even.
-    fn swap2_open(&mut self, empty: Board, ctx: &Ctx, out: Out) {
-        const SHAPES: [[(i64, i64); 3]; 6] = [
-            [(0, 0), (1, 1), (2, 0)],
-            [(0, 0), (1, 0), (2, 2)],
-            [(0, 0), (1, -1), (0, 2)],
-            [(0, 0), (2, 1), (1, 2)],
-            [(0, 0), (0, 1), (2, 2)],
-            [(0, 0), (1, 1), (-1, 2)],
-        ];
-        let (cx, cy) = (empty.width() as i64 / 2, empty.height() as i64 / 2);
-        let mut best: Option<(Score, Board)> = None;
-        for shape in SHAPES {
-            let mut b = empty.clone();
-            if shape
-                .iter()
-                .any(|&(dx, dy)| b.try_make(cx + dx, cy + dy, b.to_move()).is_err())
-            {
-                continue;
-            }
-            let limits = self.share_limits(ctx, SHAPES.len() as u64);
-            let score = match self.best_move(&b, limits, ctx, out) {
-                Ok((_, s)) => s.saturating_abs(),
-                Err(_) => continue,
-            };
-            if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                best = Some((score, b));
-            }
-        }
-        match best {
-            Some((_, b)) => {
-                let moves = b.history().iter().map(|m| b.xy(m.pos)).collect();
-                self.board = Some(b);
-                out(Response::Moves(moves))
-            }
-            None => out(err("SWAP2BOARD: the board is too small for an opening")),
-        }
-    }
-
-    /// Three stones, White to move: swap if White is worse, stay and play
-    /// if White is better, otherwise add two stones and let the opponent
-    /// choose.
-    fn swap2_three(&mut self, mut b: Board, ctx: &Ctx, out: Out) {
-        let limits = self.share_limits(ctx, 2);
-        let (w, score) = match self.best_move(&b, limits, ctx, out) {
-            Ok(r) => r,
-            Err(e) => return out(err(e)),
+        let mut probe = |pos: &Board, parts: u64| {
+            let limits = self.share_limits(ctx, parts);
+            self.best_move(pos, limits, ctx, out)
         };
-        out(Response::Message(format!(
-            "swap2: White to move scores {}",
-            score_text(score)
-        )));
-        if score < -SWAP2_BALANCE {
-            self.board = Some(b);
-            return out(Response::Swap);
+        match swap2::decide(b, &mut probe) {
+            Ok(d) => {
+                out(Response::Message(d.note));
+                let answer = match d.answer {
+                    swap2::Answer::Swap => Response::Swap,
+                    swap2::Answer::Moves(ms) if ms.len() == 1 => {
+                        let (x, y) = d.board.xy(ms[0]);
+                        Response::Move(x, y)
+                    }
+                    swap2::Answer::Moves(ms) => {
+                        Response::Moves(ms.iter().map(|&p| d.board.xy(p)).collect())
+                    }
+                };
+                self.board = Some(d.board);
+                out(answer)
+            }
+            Err(e) => out(err(e)),
         }
-        b.play(w);
-        if score > SWAP2_BALANCE {
-            let (x, y) = b.xy(w);
-            self.board = Some(b);
-            return out(Response::Move(x, y));
-        }
-        let limits = self.share_limits(ctx, 1);
-        let bl = match self.best_move(&b, limits, ctx, out) {
-            Ok((p, _)) => p,
-            Err(e) => return out(err(e)),
-        };
-        b.play(bl);
-        let moves = vec![b.xy(w), b.xy(bl)];
-        self.board = Some(b);
-        out(Response::Moves(moves))
-    }
-
-    /// Five stones, White to move: we choose our colour; swap to Black when
-    /// White's side scores below even, else play White's move.
-    fn swap2_five(&mut self, mut b: Board, ctx: &Ctx, out: Out) {
-        let limits = self.share_limits(ctx, 1);
-        let (w, score) = match self.best_move(&b, limits, ctx, out) {
-            Ok(r) => r,
-            Err(e) => return out(err(e)),
-        };
-        out(Response::Message(format!(
-            "swap2: White to move scores {}",
-            score_text(score)
-        )));
-        if score < 0 {
-            self.board = Some(b);
-            return out(Response::Swap);
-        }
-        b.play(w);
-        let (x, y) = b.xy(w);
-        self.board = Some(b);
-        out(Response::Move(x, y))
     }
 
     /// YXNBEST n: the n best moves as MESSAGE lines, then the best one as the
@@ -756,6 +634,13 @@ mod tests {
     use super::*;
     use crate::protocol::command::parse;
 
+    /// A session with small tables, so tests do not allocate 150 MB each.
+    fn small() -> Session {
+        let mut s = Session::new();
+        s.handle_vec(Command::Info(Info::MaxMemory(8 << 20)));
+        s
+    }
+
     fn run(s: &mut Session, line: &str) -> Vec<String> {
         s.handle_vec(parse(line).unwrap())
             .into_iter()
@@ -772,7 +657,7 @@ mod tests {
 
     #[test]
     fn needs_start() {
-        let mut s = Session::new();
+        let mut s = small();
         assert!(run(&mut s, "TURN 1,1")[0].starts_with("ERROR"));
         assert!(run(&mut s, "BEGIN")[0].starts_with("ERROR"));
         assert!(run(&mut s, "RESTART")[0].starts_with("ERROR"));
@@ -782,7 +667,7 @@ mod tests {
 
     #[test]
     fn bad_turns_leave_state_unchanged() {
-        let mut s = Session::new();
+        let mut s = small();
         run(&mut s, "START 15");
         let mv = run(&mut s, "TURN 7,7");
         assert_eq!(mv.len(), 1);
@@ -831,7 +716,7 @@ mod tests {
 
     #[test]
     fn board_command_plays_for_the_right_side() {
-        let mut s = Session::new();
+        let mut s = small();
         run(&mut s, "START 15");
         let out = s.handle_vec(Command::Board {
             analysis: false,
@@ -853,27 +738,8 @@ mod tests {
     }
 
     #[test]
-    fn wins_and_blocks_even_with_a_weak_search() {
-        let b = Board::from_ascii(
-            "\
-            . . . . . . .\n\
-            . X X X X . .\n\
-            . O O O . . .\n\
-            . . . . . . .\n\
-            . . . . . . .\n\
-            . . . . . . .\n\
-            . . . . . . O\n",
-            RuleSet::default(),
-        )
-        .unwrap();
-        assert_eq!(b.to_move(), Color::Black);
-        let p = fallback_move(&b).unwrap();
-        assert!(is_win(&b, p, Color::Black));
-    }
-
-    #[test]
     fn swap2_answers_have_the_right_shape() {
-        let mut s = Session::new();
+        let mut s = small();
         run(&mut s, "START 15");
         run(&mut s, "INFO timeout_turn 100");
         let out = s.handle_vec(Command::Swap2Board(vec![]));
@@ -895,7 +761,8 @@ mod tests {
 
     #[test]
     fn forbid_and_nbest() {
-        let mut s = Session::new();
+        let mut s = small();
+        run(&mut s, "INFO timeout_turn 100");
         run(&mut s, "INFO rule 4");
         run(&mut s, "START 15");
         assert_eq!(run(&mut s, "YXSHOWFORBID"), vec!["FORBID ."]);

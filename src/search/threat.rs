@@ -152,7 +152,6 @@ impl ThreatSolver {
         self.nodes = 0;
         self.max_nodes = max_nodes;
         self.aborted = false;
-        // A finished game or a defender already holding a five: nothing to prove here.
         let start_len = board.move_count();
         for depth in 1..=max_depth {
             let before = self.cutoffs;
@@ -520,7 +519,8 @@ fn unstoppable(b: &mut Board, ctx: &Ctx, p: Pos) -> bool {
     ok
 }
 
-/// Search a VCF for `attacker` on `board` (restored on return). The result
+/// Search a VCF for `attacker` on `board` (restored on return), with the
+/// attacker moving first whatever `board.to_move()` says. The result
 /// lists the moves of the winning line, attacker's first move first, then
 /// alternately the defender's forced reply and the attacker's next move. The
 /// line ends with the attacker's five, or (renju) with a White four whose

@@ -508,6 +508,18 @@ mod speed {
     #[test]
     #[ignore]
     fn vcf_and_vct_speed() {
+        let mut b = super::ladder(super::LADDER_FOURS, super::LADDER_DIRS, [true; 4]).unwrap();
+        let _ = table(Rule::Freestyle);
+        let mut solver = ThreatSolver::new();
+        let t0 = Instant::now();
+        let l = solver.vcf(&mut b, Color::Black, 10_000_000, &AtomicBool::new(false));
+        eprintln!(
+            "ladder VCF of {} fours: {} plies, {} nodes, {:?}",
+            super::LADDER_FOURS,
+            l.map_or(0, |l| l.len()),
+            solver.nodes(),
+            t0.elapsed()
+        );
         let mut rng = SplitMix64::new(4242);
         for rule in Rule::ALL {
             let t0 = Instant::now();
@@ -577,4 +589,54 @@ mod speed {
             );
         }
     }
+}
+
+/// A staircase of blocked threes on a 32×32 board: each four Black makes
+/// is the first stone of the next three, so the only win is the whole
+/// ladder of `n` fours (the last one open). `dirs`/`split` give each
+/// segment's direction and form (split: stones at +1 and +3, the four on +2).
+fn ladder(n: usize, dirs: [(i64, i64); 4], split: [bool; 4]) -> Option<Board> {
+    let mut b = Board::square(32, rs(Rule::Freestyle)).unwrap();
+    let (mut x, mut y) = (1i64, 1i64);
+    let put = |b: &mut Board, x: i64, y: i64, c: Color| -> Option<()> {
+        let p = b.pos(x, y)?;
+        if !b.is_empty(p) {
+            return None;
+        }
+        b.make(p, c);
+        Some(())
+    };
+    put(&mut b, x, y, Color::Black)?;
+    for k in 0..n {
+        let (dx, dy) = dirs[k % 4];
+        let sp = split[k % 4];
+        put(&mut b, x + dx, y + dy, Color::Black)?;
+        let far = if sp { 3 } else { 2 };
+        put(&mut b, x + far * dx, y + far * dy, Color::Black)?;
+        if k + 1 < n {
+            put(&mut b, x - dx, y - dy, Color::White)?;
+        }
+        let step = if sp { 2 } else { 3 };
+        x += step * dx;
+        y += step * dy;
+    }
+    b.set_to_move(Color::Black);
+    Some(b)
+}
+
+const LADDER_FOURS: usize = 19;
+const LADDER_DIRS: [(i64, i64); 4] = [(1, 0), (1, 1), (0, 1), (1, 1)];
+
+#[test]
+fn long_ladder_is_solved_whole() {
+    let mut b = ladder(LADDER_FOURS, LADDER_DIRS, [true; 4]).unwrap();
+    let stop = no_stop();
+    let l = find_vcf(&mut b, Color::Black, 1_000_000, &stop).expect("ladder");
+    validate(&b, Color::Black, &l, true);
+    assert_eq!(l.len(), 2 * LADDER_FOURS + 1, "{l:?}");
+    // White, to move, simply blocks the ladder's first four: no VCF left.
+    b.set_to_move(Color::White);
+    let first = l[0];
+    b.make(first, Color::White);
+    assert!(find_vcf(&mut b, Color::Black, 1_000_000, &stop).is_none());
 }
