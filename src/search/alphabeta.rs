@@ -197,6 +197,8 @@ impl<'a, 'b> Tree<'a, 'b> {
                         .threat
                         .vcf(self.pos.board, stm, self.leaf_vcf_nodes, self.stop);
                     self.vcf_nodes += self.threat.nodes();
+                    // The solver does not read the clock: read it after each call.
+                    self.check_limits();
                     if let Some(line) = line {
                         return mate_in(ply + line.len());
                     }

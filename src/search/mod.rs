@@ -205,11 +205,13 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
             leaf: 100,
         };
     }
+    // About a tenth of the hard limit each at ~300k solver nodes a second,
+    // less when the machine is busy.
     let ms = plan.hard_ms;
     ThreatBudget {
-        vcf: (ms * 60).clamp(2_000, 200_000),
-        vct: if ms >= 150 { (ms * 30).min(300_000) } else { 0 },
-        defend: (ms * 20).clamp(2_000, 200_000),
+        vcf: (ms * 30).clamp(500, 200_000),
+        vct: if ms >= 300 { (ms * 30).min(300_000) } else { 0 },
+        defend: (ms * 15).clamp(500, 150_000),
         leaf: 100,
     }
 }
