@@ -2,9 +2,13 @@
 //! (limits, stop flag) and get back a move, a score and a principal variation.
 //!
 //! `Searcher` owns what lives across searches (transposition table, move
-//! ordering history) and runs iterative deepening with aspiration windows
-//! over the root moves; the tree walk is in `alphabeta`, move generation in
-//! `movegen`, ordering in `ordering`, the table in `tt`, the clock in `time`.
+//! ordering history, threat solver). A search first settles what needs no
+//! tree (a five, a single forced block, a lost position), then asks the
+//! threat solver for our VCF/VCT (played at once) and the opponent's VCF
+//! (only moves that defuse it stay), then runs iterative deepening with
+//! aspiration windows over the root moves. The tree walk is in `alphabeta`,
+//! move generation in `movegen`, ordering in `ordering`, the table in `tt`,
+//! the clock in `time`, VCF/VCT in `threat`.
 
 pub mod alphabeta;
 pub mod movegen;

@@ -284,3 +284,35 @@ fn empty_and_full_boards() {
     let r = s.search(&mut b, &depth_req(2), &mut |_| {});
     assert!(r.best.is_none());
 }
+
+#[test]
+fn four_then_open_three_is_a_win_at_depth_one() {
+    let text = "
+        O . . . . . . . . . . O
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . O X X X . . . . . .
+        . . . . . . X . . . . .
+        . . . . . . X . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        O . . . . . . . . . . O";
+    let (b, r) = best_of(text, Rule::Freestyle, 1);
+    assert_eq!(b.to_move(), Color::Black);
+    assert_eq!(b.xy(r.best), (6, 5));
+    assert!(r.score >= MATE_BOUND_TEST, "{}", r.score);
+    // The same holds with the solver switched off: the horizon sees the
+    // forced block and then the unanswerable open four.
+    let mut b2 = Board::from_ascii(text, rules_of(Rule::Freestyle)).unwrap();
+    let mut s = Searcher::with_tt_bytes(1 << 20);
+    s.options = SearchOptions {
+        root_threats: false,
+        leaf_vcf: false,
+    };
+    let r2 = s.search(&mut b2, &depth_req(1), &mut |_| {});
+    assert_eq!(b2.xy(r2.best), (6, 5));
+    assert!(r2.score >= MATE_BOUND_TEST, "{}", r2.score);
+}
