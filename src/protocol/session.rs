@@ -209,8 +209,12 @@ impl Session {
         match Board::new(wu, hu, self.settings.rules) {
             Ok(b) => {
                 self.board = Some(b);
-                out(Response::Ok);
+                // Build every table before answering: managers suspend the
+                // brain right after START and INFO, so anything still to
+                // build would be charged to the first move's clock.
                 self.prepare();
+                crate::search::warm_up_tables_blocking();
+                out(Response::Ok);
             }
             Err(e) => out(err(e.to_string())),
         }
