@@ -175,6 +175,10 @@ impl Session {
             }
             Command::ShowInfo => {
                 let s = &self.settings;
+                out(Response::Message(format!(
+                    "pattern tables ready {}/4",
+                    pattern::tables_ready()
+                )));
                 out(Response::Message("INFO MAX_THREAD_NUM 1".into()));
                 out(Response::Message(format!(
                     "INFO MAX_HASH_SIZE {}",
