@@ -14,6 +14,7 @@
 //! Figures (solve rate, median and 90th-percentile solver time) go to stderr:
 //! `cargo test --release --test tactics -- --nocapture`.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -247,13 +248,80 @@ struct Tally {
     counter_four_lines: usize,
     /// Wins by attacker colour (Black, White).
     wins_by_color: [usize; 2],
+    /// Win positions per category (rule, size, colour and kind, edge,
+    /// counter-four, renju forbidden points).
+    cats: BTreeMap<String, usize>,
+    /// Solver nodes and seconds over the timed calls.
+    nodes: u64,
+    secs: f64,
 }
 
-fn timed<T>(tally: &mut Tally, f: impl FnOnce() -> T) -> T {
+impl Tally {
+    fn count(&mut self, cat: String) {
+        *self.cats.entry(cat).or_default() += 1;
+    }
+
+    /// Record a solved win in every category it belongs to.
+    fn win(&mut self, b: &Board, a: Color, kind: &str, corner: bool, line: &[Pos]) {
+        self.wins_by_color[a.index()] += 1;
+        let (rule, size) = (b.rules().rule, b.width());
+        self.count(format!("rule {rule:?}"));
+        self.count(format!("size {size}"));
+        self.count(format!("{a:?} {kind}"));
+        self.count(format!("{rule:?} {size} {kind}"));
+        if corner {
+            self.count("near an edge".into());
+        }
+        if has_counter_four(b, a, line) {
+            self.counter_four_lines += 1;
+            self.count("counter-four".into());
+        }
+        if line_uses_forbidden(b, a, line) {
+            self.renju_forbidden_lines += 1;
+            self.count("renju forbidden".into());
+        }
+    }
+}
+
+/// Run one solver call, recording its time and nodes.
+fn timed<T>(
+    tally: &mut Tally,
+    solver: &mut ThreatSolver,
+    f: impl FnOnce(&mut ThreatSolver) -> T,
+) -> T {
     let t0 = Instant::now();
-    let r = f();
-    tally.times_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+    let r = f(solver);
+    let dt = t0.elapsed().as_secs_f64();
+    tally.times_ms.push(dt * 1000.0);
+    tally.secs += dt;
+    tally.nodes += solver.nodes();
     r
+}
+
+/// Does `a`'s threat `q` (already on the board, defender to move) survive
+/// every legal defender reply? The check behind every VCT claim.
+fn survives_all_replies(
+    solver: &mut ThreatSolver,
+    b: &mut Board,
+    a: Color,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let d = a.opposite();
+    if !win_points(b, a).is_empty() {
+        return Ok(()); // a four: the replay already checked the forced block
+    }
+    for m in b.empty_cells().collect::<Vec<_>>() {
+        if forbidden(b, d, m) {
+            continue;
+        }
+        b.make(m, d);
+        let r = solver.vct(b, a, VCT_THREATS, VCT_NODES, stop);
+        b.unmake();
+        if r.is_none() {
+            return Err(format!("reply {:?} refutes the first threat", b.xy(m)));
+        }
+    }
+    Ok(())
 }
 
 /// Does the line contain a defender move that was itself a four?
@@ -327,7 +395,9 @@ fn tactics_suite() {
                     vcf += 1;
                     tally.vcf_expected += 1;
                     solver.clear();
-                    let line = timed(&mut tally, || solver.vcf(&mut b, a, 1_000_000, &stop));
+                    let line = timed(&mut tally, &mut solver, |s| {
+                        s.vcf(&mut b, a, 1_000_000, &stop)
+                    });
                     let line = line.unwrap_or_else(|| panic!("missed VCF {set:?}\n{b:?}"));
                     replay(&b, a, &line, true).unwrap_or_else(|e| panic!("{e}: {line:?}\n{b:?}"));
                     // The solver may find a longer win than the reference
@@ -339,10 +409,27 @@ fn tactics_suite() {
                             line[0]
                         );
                     }
+                    // Every move of the full winning set must win for the
+                    // solver too, when played first.
+                    for &q in &set {
+                        if is_win(&b, q, a) {
+                            continue;
+                        }
+                        b.make(q, a);
+                        let blocks = win_points(&b, a);
+                        for &w in &blocks {
+                            if forbidden(&b, a.opposite(), w) {
+                                continue;
+                            }
+                            b.make(w, a.opposite());
+                            let r = solver.vcf(&mut b, a, 1_000_000, &stop);
+                            b.unmake();
+                            assert!(r.is_some(), "winning move {:?} missed\n{b:?}", b.xy(q));
+                        }
+                        b.unmake();
+                    }
                     tally.vcf_solved += 1;
-                    tally.wins_by_color[a.index()] += 1;
-                    tally.counter_four_lines += has_counter_four(&b, a, &line) as usize;
-                    tally.renju_forbidden_lines += line_uses_forbidden(&b, a, &line) as usize;
+                    tally.win(&b, a, "VCF", corner, &line);
                     continue;
                 }
                 // No short VCF. Exhaustive reference for "no VCF at all".
@@ -350,51 +437,55 @@ fn tactics_suite() {
                 let no_vcf = deep.vcf(&mut b, a, 60) == Some(false);
                 if no_vcf && none < 7 {
                     solver.clear();
-                    let line = timed(&mut tally, || solver.vcf(&mut b, a, 1_000_000, &stop));
+                    let line = timed(&mut tally, &mut solver, |s| {
+                        s.vcf(&mut b, a, 1_000_000, &stop)
+                    });
                     if let Some(l) = line {
                         tally.false_claims += 1;
                         panic!("false VCF claim {l:?}\n{b:?}");
                     }
+                    // No VCT either: any VCT the solver claims must hold
+                    // against every reply; a claim that does is a VCT win
+                    // and the position is not counted as one without.
+                    solver.clear();
+                    let vline = timed(&mut tally, &mut solver, |s| {
+                        s.vct(&mut b, a, VCT_THREATS, VCT_NODES, &stop)
+                    });
+                    if let Some(l) = vline {
+                        replay(&b, a, &l, false).unwrap_or_else(|e| {
+                            tally.false_claims += 1;
+                            panic!("false VCT claim ({e}): {l:?}\n{b:?}")
+                        });
+                        b.make(l[0], a);
+                        let ok = survives_all_replies(&mut solver, &mut b, a, &stop);
+                        b.unmake();
+                        ok.unwrap_or_else(|e| panic!("false VCT claim ({e}): {l:?}\n{b:?}"));
+                        continue;
+                    }
                     none += 1;
                     tally.none += 1;
+                    tally.count(format!("none {rule:?} {size}"));
                     continue;
                 }
                 if vct >= 8 {
                     continue;
                 }
                 solver.clear();
-                let line = timed(&mut tally, || {
-                    solver.vct(&mut b, a, VCT_THREATS, VCT_NODES, &stop)
+                let line = timed(&mut tally, &mut solver, |s| {
+                    s.vct(&mut b, a, VCT_THREATS, VCT_NODES, &stop)
                 });
                 let Some(line) = line else {
                     tally.times_ms.pop();
                     continue;
                 };
                 replay(&b, a, &line, false).unwrap_or_else(|e| panic!("{e}: {line:?}\n{b:?}"));
-                let q = line[0];
-                let d = a.opposite();
-                b.make(q, a);
-                if win_points(&b, a).is_empty() {
-                    // A quiet threat: every reply must still lose.
-                    for m in b.empty_cells().collect::<Vec<_>>() {
-                        if forbidden(&b, d, m) {
-                            continue;
-                        }
-                        b.make(m, d);
-                        let r = solver.vct(&mut b, a, VCT_THREATS, VCT_NODES, &stop);
-                        assert!(
-                            r.is_some(),
-                            "reply {:?} refutes {:?}\n{b:?}",
-                            b.xy(m),
-                            b.xy(q)
-                        );
-                        b.unmake();
-                    }
-                }
+                b.make(line[0], a);
+                let ok = survives_all_replies(&mut solver, &mut b, a, &stop);
                 b.unmake();
+                ok.unwrap_or_else(|e| panic!("{e}: {line:?}\n{b:?}"));
                 vct += 1;
                 tally.vct += 1;
-                tally.wins_by_color[a.index()] += 1;
+                tally.win(&b, a, "VCT", corner, &line);
             }
             assert!(
                 vcf >= 12 && vct >= 8 && none >= 7,
@@ -423,7 +514,48 @@ fn tactics_suite() {
         tally.counter_four_lines,
         tally.renju_forbidden_lines,
     );
+    eprintln!(
+        "tactics: solver {} nodes in {:.3} s = {:.0} nodes/s",
+        tally.nodes,
+        tally.secs,
+        tally.nodes as f64 / tally.secs.max(1e-9)
+    );
+    for (cat, n) in &tally.cats {
+        eprintln!("tactics: category {cat}: {n}");
+    }
     assert_eq!(tally.vcf_solved, tally.vcf_expected);
+    assert_eq!(tally.false_claims, 0);
+    // Every listed category is covered explicitly.
+    let cat = |k: &str| tally.cats.get(k).copied().unwrap_or(0);
+    for rule in Rule::ALL {
+        assert!(cat(&format!("rule {rule:?}")) >= 40, "{rule:?}");
+        for size in [15, 20] {
+            assert!(
+                cat(&format!("{rule:?} {size} VCF")) >= 12,
+                "{rule:?} {size}"
+            );
+            assert!(cat(&format!("{rule:?} {size} VCT")) >= 8, "{rule:?} {size}");
+            assert!(
+                cat(&format!("none {rule:?} {size}")) >= 7,
+                "{rule:?} {size}"
+            );
+        }
+    }
+    for k in ["Black VCF", "White VCF", "Black VCT", "White VCT"] {
+        assert!(cat(k) >= 20, "{k}: {}", cat(k));
+    }
+    assert!(cat("size 15") >= 75 && cat("size 20") >= 75);
+    assert!(cat("near an edge") >= 20, "edge {}", cat("near an edge"));
+    assert!(
+        cat("counter-four") >= 3,
+        "counter-four {}",
+        cat("counter-four")
+    );
+    assert!(
+        cat("renju forbidden") >= 5,
+        "forbidden {}",
+        cat("renju forbidden")
+    );
     assert!(tally.vcf_expected + tally.vct >= 150);
     assert!(tally.none >= 50);
     assert!(tally.wins_by_color.iter().all(|&n| n >= 40));
