@@ -591,6 +591,98 @@ mod speed {
     }
 }
 
+mod long_vct {
+    //! VCTs of 8 or more threats on game-like middle-game positions (15×15,
+    //! every rule): time and nodes per solve. Reproduce with
+    //! `cargo test --release --lib threat::tests::long_vct -- --ignored --nocapture`
+    //! (or `scripts/tactics.sh`).
+    use super::*;
+    use std::time::Instant;
+
+    /// A game-like position: stones within two cells of earlier ones,
+    /// legal for the rule, nobody has won.
+    fn game(rng: &mut SplitMix64, rule: Rule, n: usize) -> Option<Board> {
+        let mut b = Board::square(15, rs(rule)).ok()?;
+        let c = 5 + rng.below(5) as i64;
+        b.play(b.pos(c, 5 + rng.below(5) as i64)?);
+        let mut tries = 0;
+        while b.move_count() < n {
+            tries += 1;
+            if tries > 2000 {
+                return None;
+            }
+            let e: Vec<Pos> = b.empty_cells().filter(|&p| b.near_count(p) > 0).collect();
+            let p = e[rng.below(e.len() as u64) as usize];
+            let col = b.to_move();
+            if forbidden(&b, col, p) || is_win(&b, p, col) {
+                continue;
+            }
+            b.play(p);
+        }
+        Some(b)
+    }
+
+    #[test]
+    #[ignore]
+    fn vct_of_eight_threats() {
+        let stop = no_stop();
+        let mut rng = SplitMix64::new(0x8_7C7);
+        let mut solver = ThreatSolver::new();
+        for rule in Rule::ALL {
+            let _ = table(rule);
+        }
+        let (mut times, mut nodes, mut secs) = (Vec::new(), 0u64, 0.0f64);
+        let (mut tried, mut longest) = (0, 0);
+        // Bounded report: at most 60 s of wall time on a busy machine.
+        let start = Instant::now();
+        while times.len() < 10 && tried < 600 && start.elapsed().as_secs() < 60 {
+            tried += 1;
+            let rule = Rule::ALL[tried % 4];
+            let n = 20 + rng.below(20) as usize;
+            let Some(mut b) = game(&mut rng, rule, n) else {
+                continue;
+            };
+            let a = b.to_move();
+            if !win_points(&b, a).is_empty() || !win_points(&b, a.opposite()).is_empty() {
+                continue;
+            }
+            solver.clear();
+            if solver.vcf(&mut b, a, 1_000_000, &stop).is_some() {
+                continue; // a VCF, not the VCT measured here
+            }
+            solver.clear();
+            let t0 = Instant::now();
+            let r = solver.vct(&mut b, a, 12, 400_000, &stop);
+            let dt = t0.elapsed().as_secs_f64();
+            let Some(l) = r else { continue };
+            let threats = l.len().div_ceil(2);
+            if threats < 8 {
+                continue;
+            }
+            validate(&b, a, &l, false);
+            longest = longest.max(threats);
+            times.push(dt * 1000.0);
+            nodes += solver.nodes();
+            secs += dt;
+        }
+        times.sort_by(|x, y| x.partial_cmp(y).unwrap());
+        if times.is_empty() {
+            eprintln!("VCT of 8+ threats: none found in {tried} positions");
+            return;
+        }
+        let pct = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+        eprintln!(
+            "VCT of 8+ threats: {} positions (of {tried} tried), longest {longest} threats; \
+             median {:.1} ms, p90 {:.1} ms, max {:.1} ms; {:.0} nodes/s",
+            times.len(),
+            pct(0.5),
+            pct(0.9),
+            pct(1.0),
+            nodes as f64 / secs.max(1e-9)
+        );
+    }
+}
+
 /// A staircase of blocked threes on a 32×32 board: each four Black makes
 /// is the first stone of the next three, so the only win is the whole
 /// ladder of `n` fours (the last one open). `dirs`/`split` give each
