@@ -232,6 +232,11 @@ static TABLES: [OnceLock<PatternTable>; 4] = [
     OnceLock::new(),
 ];
 
+/// How many rules' tables are built already (0..=4), for diagnostics.
+pub fn tables_ready() -> usize {
+    TABLES.iter().filter(|t| t.get().is_some()).count()
+}
+
 fn rule_index(rule: Rule) -> usize {
     match rule {
         Rule::Freestyle => 0,

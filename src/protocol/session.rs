@@ -175,6 +175,10 @@ impl Session {
             }
             Command::ShowInfo => {
                 let s = &self.settings;
+                out(Response::Message(format!(
+                    "pattern tables ready {}/4",
+                    pattern::tables_ready()
+                )));
                 out(Response::Message("INFO MAX_THREAD_NUM 1".into()));
                 out(Response::Message(format!(
                     "INFO MAX_HASH_SIZE {}",
@@ -209,8 +213,12 @@ impl Session {
         match Board::new(wu, hu, self.settings.rules) {
             Ok(b) => {
                 self.board = Some(b);
-                out(Response::Ok);
+                // Build every table before answering: managers suspend the
+                // brain right after START and INFO, so anything still to
+                // build would be charged to the first move's clock.
                 self.prepare();
+                crate::search::warm_up_tables_blocking();
+                out(Response::Ok);
             }
             Err(e) => out(err(e.to_string())),
         }
