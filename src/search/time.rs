@@ -4,7 +4,7 @@
 //! pure functions of the limits and elapsed time, so they are tested without
 //! sleeping; the searcher reads the clock.
 //!
-//! Safety: the turn limit is cut by max(30 ms, 10 %), the game clock by
+//! Safety: the turn limit is cut by max(40 ms, 10 %), the game clock by
 //! max(50 ms, 5 %) and never more than a third of what is left is spent on one
 //! move, because managers measure from when they sent the command and the
 //! machine may be busy.
@@ -30,9 +30,10 @@ pub struct TimePlan {
     pub unlimited: bool,
 }
 
-/// Safety margin for the per-turn limit.
+/// Safety margin for the per-turn limit. 40 ms at least: two engines
+/// sharing two busy cores were seen answering 31 ms after the hard limit.
 pub fn turn_margin(turn_ms: u64) -> u64 {
-    (turn_ms / 10).max(30)
+    (turn_ms / 10).max(40)
 }
 
 /// Safety margin for the remaining game time.
@@ -136,7 +137,7 @@ mod tests {
     fn turn_limit_keeps_a_margin() {
         for turn in [50u64, 100, 1_000, 5_000, 30_000] {
             let p = plan(&limits(Some(turn), None, None), 200);
-            assert!(p.hard_ms + 30 <= turn, "{turn}: {p:?}");
+            assert!(p.hard_ms + 40 <= turn, "{turn}: {p:?}");
             assert!(p.hard_ms * 10 <= turn * 9, "{turn}: {p:?}");
             assert!(p.soft_ms <= p.hard_ms);
             if turn >= 100 {
