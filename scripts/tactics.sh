@@ -8,6 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --release --quiet --test tactics -- --nocapture 2>&1 | grep -E '^tactics|test result|panicked'
 if [[ "${1:-}" != "--quick" ]]; then
-    cargo test --release --quiet --lib threat::tests -- --ignored --nocapture 2>&1 \
+    cargo test --release --quiet --lib threat::tests -- --ignored --nocapture --test-threads=1 2>&1 \
         | grep -Ev '^(running|test |$)'
 fi
