@@ -29,6 +29,8 @@ pub const BLACK: u8 = 1;
 pub const WHITE: u8 = 2;
 pub const WALL: u8 = 3;
 
+const NOT_CAND: u16 = u16::MAX;
+
 /// A cell of the padded array. Use `Board::pos`/`Board::xy` to convert from
 /// and to protocol coordinates; `Pos::NONE` means "no move".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -95,6 +97,11 @@ pub struct Board {
     keys: Vec<[u32; 4]>,
     /// Stones (any kind) within Chebyshev distance 2 of each cell.
     near: Vec<u8>,
+    /// Candidate cells, kept incrementally: empty playing cells with a stone
+    /// within distance 2, in no particular order (see `candidates`).
+    cand: Vec<Pos>,
+    /// Index of each cell in `cand`, or `NOT_CAND`.
+    cand_at: Vec<u16>,
     hash: u64,
     to_move: Color,
     history: Vec<Move>,
@@ -119,6 +126,8 @@ impl Board {
             cells: vec![WALL; n],
             keys: vec![[0; 4]; n],
             near: vec![0; n],
+            cand: Vec::with_capacity(width * height),
+            cand_at: vec![NOT_CAND; n],
             hash: 0,
             to_move: Color::Black,
             history: Vec::with_capacity(width * height),
@@ -251,6 +260,14 @@ impl Board {
     #[inline]
     pub fn near_count(&self, p: Pos) -> u8 {
         self.near[p.idx()]
+    }
+
+    /// The empty playing cells within Chebyshev distance 2 of a stone,
+    /// maintained on make/unmake (order depends on history: sort it when
+    /// order matters).
+    #[inline]
+    pub fn candidates(&self) -> &[Pos] {
+        &self.cand
     }
 
     #[inline]
@@ -398,6 +415,18 @@ impl Board {
             for dx in -2..=2isize {
                 let j = (i + dy * s + dx) as usize;
                 self.near[j] = self.near[j].wrapping_add_signed(delta);
+                let want = self.cells[j] == EMPTY && self.near[j] > 0;
+                let at = self.cand_at[j];
+                if want && at == NOT_CAND {
+                    self.cand_at[j] = self.cand.len() as u16;
+                    self.cand.push(Pos(j as u16));
+                } else if !want && at != NOT_CAND {
+                    self.cand.swap_remove(at as usize);
+                    if let Some(&moved) = self.cand.get(at as usize) {
+                        self.cand_at[moved.idx()] = at;
+                    }
+                    self.cand_at[j] = NOT_CAND;
+                }
             }
         }
     }
@@ -542,14 +571,26 @@ mod tests {
                     b.play(p);
                 }
                 assert_eq!(b.keys, fresh_keys(&b), "incremental keys diverged");
+                let mut cand = b.candidates().to_vec();
+                cand.sort_unstable();
+                let scan: Vec<Pos> = b.empty_cells().filter(|&q| b.near_count(q) > 0).collect();
+                assert_eq!(cand, scan, "incremental candidates diverged");
             }
             while let Some(_m) = b.unmake() {
                 assert_eq!(b.hash(), hashes.pop().unwrap());
+                let mut cand = b.candidates().to_vec();
+                cand.sort_unstable();
+                assert!(cand.iter().all(|&q| b.is_empty(q) && b.near_count(q) > 0));
+                assert_eq!(
+                    cand.len(),
+                    b.empty_cells().filter(|&q| b.near_count(q) > 0).count()
+                );
             }
             assert_eq!(b.hash(), start_hash);
             assert_eq!(b.keys, start_keys);
             assert_eq!(b.stone_count(), 0);
             assert!(b.near.iter().all(|&n| n == 0));
+            assert!(b.candidates().is_empty());
         }
     }
 

@@ -70,11 +70,9 @@ impl<'a> Position<'a> {
     /// its centre).
     pub fn near_cells(&self, out: &mut Vec<Pos>) {
         out.clear();
-        for &p in self.board.cells() {
-            if self.board.near_count(p) > 0 && self.board.cell(p) == EMPTY {
-                out.push(p);
-            }
-        }
+        // Board order (Pos order is row-major), so ties never depend on history.
+        out.extend_from_slice(self.board.candidates());
+        out.sort_unstable();
         if out.is_empty() {
             let (w, h) = (self.board.width() as i64, self.board.height() as i64);
             if let Some(c) = self.board.pos(w / 2, h / 2) {
