@@ -543,10 +543,7 @@ fn brain_speaks() -> bool {
 
 #[test]
 fn pbrain_sente_against_the_random_mover() {
-    if !brain_speaks() {
-        eprintln!("NOTE: pbrain-sente does not answer ABOUT yet; arena test against it skipped");
-        return;
-    }
+    assert!(brain_speaks(), "pbrain-sente does not answer ABOUT");
     let e2 = fake("random");
     let r = arena(&[
         "--engine1",
@@ -564,6 +561,32 @@ fn pbrain_sente_against_the_random_mover() {
     ]);
     assert_eq!(json_int(&r.json, "games"), 2);
     // Sente must at least never forfeit.
+    for key in ["timeout", "crash", "illegal", "forbidden", "memory"] {
+        assert_eq!(json_int(&r.json, key), 0, "{key}: {}", r.stdout);
+    }
+}
+
+#[test]
+fn pbrain_sente_stays_within_max_memory() {
+    // The referee measures the engine's private memory after every move and
+    // forfeits it above the limit; Sente sizes its tables from INFO
+    // max_memory, so a small limit must not cost a game.
+    let e2 = fake("random");
+    let r = arena(&[
+        "--engine1",
+        BRAIN,
+        "--engine2",
+        &e2,
+        "--openings",
+        "none",
+        "--games",
+        "2",
+        "--turn",
+        "500",
+        "--memory",
+        "40M",
+    ]);
+    assert_eq!(json_int(&r.json, "games"), 2);
     for key in ["timeout", "crash", "illegal", "forbidden", "memory"] {
         assert_eq!(json_int(&r.json, key), 0, "{key}: {}", r.stdout);
     }
