@@ -17,20 +17,6 @@ use crate::types::{Color, Rule, Score};
 
 use weights::{classify, point_value, Class, CLASSES, EVAL_LIMIT, OPP_WEIGHT_8, OWN_WEIGHT_8};
 
-const PATTERNS: [Pattern; 11] = [
-    Pattern::None,
-    Pattern::Overline,
-    Pattern::Block1,
-    Pattern::Flex1,
-    Pattern::Block2,
-    Pattern::Flex2,
-    Pattern::Block3,
-    Pattern::Flex3,
-    Pattern::Block4,
-    Pattern::Flex4,
-    Pattern::Five,
-];
-
 /// Nibble code of a line: the `Pattern` (0..=10), or `DOUBLE_FOUR_CODE`
 /// for a `Flex4` line that holds two separate fours (renju needs to know).
 const DOUBLE_FOUR_CODE: u16 = 11;
@@ -67,24 +53,12 @@ fn nibble_pattern(n: u16) -> Pattern {
     if n == DOUBLE_FOUR_CODE {
         Pattern::Flex4
     } else {
-        PATTERNS.get(n as usize).copied().unwrap_or(Pattern::None)
+        Pattern::ALL
+            .get(n as usize)
+            .copied()
+            .unwrap_or(Pattern::None)
     }
 }
-
-const CLASS_OF: [Class; CLASSES] = [
-    Class::Forbidden,
-    Class::None,
-    Class::Two,
-    Class::DoubleTwo,
-    Class::Block3,
-    Class::Flex3,
-    Class::DoubleThree,
-    Class::Block4,
-    Class::FourThree,
-    Class::DoubleFour,
-    Class::Flex4,
-    Class::Five,
-];
 
 /// What the evaluator keeps per cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -182,7 +156,7 @@ impl Evaluator {
             }
             c.code[ci] = code;
             let cv = self.combo[ci][code as usize];
-            let class = CLASS_OF[(cv & 255) as usize];
+            let class = Class::ALL[(cv & 255) as usize];
             c.class[ci] = class;
             c.val[ci] = (cv >> 8) as i32;
             self.total[ci] += c.val[ci];

@@ -59,7 +59,8 @@ pub enum Pattern {
 }
 
 impl Pattern {
-    const ALL: [Pattern; 11] = [
+    /// Every pattern, in order (index = discriminant).
+    pub const ALL: [Pattern; 11] = [
         Pattern::None,
         Pattern::Overline,
         Pattern::Block1,
@@ -313,28 +314,47 @@ pub enum Threat {
     Five,
 }
 
-/// Combine the four line patterns of `color` on the empty point `p`.
-/// Under renju, Black's overline, double-four and real double-three are
-/// `Forbidden`; a five is never forbidden.
-pub fn threat_at(board: &Board, p: Pos, color: Color) -> Threat {
-    let rule = board.rules().rule;
-    let t = table(rule);
-    let keys = board.line_keys(p);
-    let pats = keys.map(|k| t.get(k, color));
-    if pats.contains(&Pattern::Five) {
-        return Threat::Five;
+impl Threat {
+    /// Every threat, in order (index = discriminant), for per-threat tables.
+    pub const ALL: [Threat; 12] = [
+        Threat::Forbidden,
+        Threat::None,
+        Threat::Two,
+        Threat::DoubleTwo,
+        Threat::Block3,
+        Threat::Flex3,
+        Threat::DoubleThree,
+        Threat::Block4,
+        Threat::FourThree,
+        Threat::DoubleFour,
+        Threat::Flex4,
+        Threat::Five,
+    ];
+
+    /// Does a stone here make at least one four (a five threat)?
+    #[inline]
+    pub fn is_four_or_more(self) -> bool {
+        self >= Threat::Block4
     }
-    let renju_black = rule == Rule::Renju && color == Color::Black;
+}
+
+/// Combine four line patterns (and which of them hold two fours on one
+/// line) into a point threat. For renju Black, an overline or two fours are
+/// `Forbidden`; two open threes stay `DoubleThree` here, since only the
+/// recursive check (`rules::is_forbidden`) can tell whether both are real.
+pub fn combine(pats: [Pattern; 4], double_four: [bool; 4], renju_black: bool) -> Threat {
     let mut fours = 0;
     let mut flex4 = false;
     let mut threes = 0;
     let mut block3 = false;
     let mut twos = 0;
     let mut flex2 = 0;
-    for (d, &pat) in pats.iter().enumerate() {
-        match pat {
+    let mut overline = false;
+    for d in 0..4 {
+        match pats[d] {
+            Pattern::Five => return Threat::Five,
             Pattern::Flex4 => {
-                if t.double_four(keys[d], color) {
+                if double_four[d] {
                     fours += 2;
                 } else {
                     fours += 1;
@@ -346,34 +366,27 @@ pub fn threat_at(board: &Board, p: Pos, color: Color) -> Threat {
             Pattern::Block3 => block3 = true,
             Pattern::Flex2 => {
                 flex2 += 1;
-                twos += 1
+                twos += 1;
             }
             Pattern::Block2 => twos += 1,
-            Pattern::Overline if renju_black => return Threat::Forbidden,
+            Pattern::Overline => overline = true,
             _ => {}
         }
     }
-    if renju_black && fours >= 2 {
-        return Threat::Forbidden;
-    }
-    // A real double-three is forbidden even next to a four.
-    if renju_black && threes >= 2 && rules::is_forbidden(board, p) {
+    if renju_black && (overline || fours >= 2) {
         return Threat::Forbidden;
     }
     if flex4 {
-        return Threat::Flex4;
-    }
-    if fours >= 2 {
-        return Threat::DoubleFour;
-    }
-    if fours == 1 {
-        return if threes > 0 {
+        Threat::Flex4
+    } else if fours >= 2 {
+        Threat::DoubleFour
+    } else if fours == 1 {
+        if threes > 0 {
             Threat::FourThree
         } else {
             Threat::Block4
-        };
-    }
-    if threes >= 2 {
+        }
+    } else if threes >= 2 {
         Threat::DoubleThree
     } else if threes == 1 {
         Threat::Flex3
@@ -386,6 +399,24 @@ pub fn threat_at(board: &Board, p: Pos, color: Color) -> Threat {
     } else {
         Threat::None
     }
+}
+
+/// Combine the four line patterns of `color` on the empty point `p`.
+/// Under renju, Black's overline, double-four and real double-three are
+/// `Forbidden`; a five is never forbidden.
+pub fn threat_at(board: &Board, p: Pos, color: Color) -> Threat {
+    let rule = board.rules().rule;
+    let t = table(rule);
+    let keys = board.line_keys(p);
+    let pats = keys.map(|k| t.get(k, color));
+    let renju_black = rule == Rule::Renju && color == Color::Black;
+    let threat = combine(pats, keys.map(|k| t.double_four(k, color)), renju_black);
+    // A real double-three is forbidden even next to a four.
+    let threes = pats.iter().filter(|&&x| x == Pattern::Flex3).count();
+    if renju_black && threat != Threat::Five && threes >= 2 && rules::is_forbidden(board, p) {
+        return Threat::Forbidden;
+    }
+    threat
 }
 
 #[cfg(test)]
