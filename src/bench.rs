@@ -198,25 +198,14 @@ fn run_one(spec: &Spec, limits: Limits) -> BenchLine {
     }
 }
 
-/// Search every position to `depth` (the signature run).
-pub fn run_bench(depth: u32) -> BenchReport {
+/// Search every position with the limits `limits` makes (fresh table each).
+fn run_all(limits: impl Fn() -> Limits) -> BenchReport {
     // Build the pattern tables first so they are not timed.
     for s in POSITIONS {
         let _ = Evaluator::new(&board_of(s));
     }
     let t0 = Instant::now();
-    let lines: Vec<BenchLine> = POSITIONS
-        .iter()
-        .map(|s| {
-            run_one(
-                s,
-                Limits {
-                    max_depth: Some(depth),
-                    ..Limits::default()
-                },
-            )
-        })
-        .collect();
+    let lines: Vec<BenchLine> = POSITIONS.iter().map(|s| run_one(s, limits())).collect();
     BenchReport {
         total_nodes: lines.iter().map(|l| l.nodes).sum(),
         lines,
@@ -224,29 +213,21 @@ pub fn run_bench(depth: u32) -> BenchReport {
     }
 }
 
+/// Search every position to `depth` (the signature run).
+pub fn run_bench(depth: u32) -> BenchReport {
+    run_all(|| Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    })
+}
+
 /// Search every position for `ms` milliseconds (depth reached per position).
 pub fn run_timed(ms: u64) -> BenchReport {
-    for s in POSITIONS {
-        let _ = Evaluator::new(&board_of(s));
-    }
-    let t0 = Instant::now();
-    let lines: Vec<BenchLine> = POSITIONS
-        .iter()
-        .map(|s| {
-            run_one(
-                s,
-                Limits {
-                    turn_ms: Some(ms + ms / 9 + 31),
-                    ..Limits::default()
-                },
-            )
-        })
-        .collect();
-    BenchReport {
-        total_nodes: lines.iter().map(|l| l.nodes).sum(),
-        lines,
-        elapsed: t0.elapsed(),
-    }
+    // A turn limit whose hard limit, after the time manager's margin, is about `ms`.
+    run_all(|| Limits {
+        turn_ms: Some(ms + ms / 9 + 31),
+        ..Limits::default()
+    })
 }
 
 /// Timing of incremental against from-scratch evaluation.
