@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use super::command::{Command, ParseError, Parser};
 use super::response::Response;
 use super::session::{Ctx, Session};
+use crate::search::SearchOptions;
 
 /// Longest accepted input line in bytes (a BOARD line is ~10 bytes).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -119,8 +120,8 @@ enum Job {
     Drained(Sender<()>),
 }
 
-fn worker(rx: Receiver<Job>) {
-    let mut session = Session::new();
+fn worker(rx: Receiver<Job>, options: SearchOptions) {
+    let mut session = Session::with_options(options);
     for job in rx {
         match job {
             Job::Run(cmd, ctx) => session.handle(cmd, &ctx, &mut |r| emit(&r)),
@@ -133,7 +134,7 @@ fn worker(rx: Receiver<Job>) {
 }
 
 /// Run the protocol on stdin/stdout until END or end of input.
-pub fn run() -> anyhow::Result<()> {
+pub fn run(options: SearchOptions) -> anyhow::Result<()> {
     let (in_tx, in_rx) = channel::<Input>();
     thread::Builder::new().name("stdin".into()).spawn(move || {
         let stdin = io::stdin();
@@ -149,7 +150,7 @@ pub fn run() -> anyhow::Result<()> {
     let (job_tx, job_rx) = channel::<Job>();
     let worker = thread::Builder::new()
         .name("session".into())
-        .spawn(move || worker(job_rx))?;
+        .spawn(move || worker(job_rx, options))?;
     control(in_rx, job_tx);
     let _ = worker.join();
     io::stdout().lock().flush()?;

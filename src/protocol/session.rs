@@ -22,7 +22,8 @@ use crate::game::pattern;
 use crate::game::rules::{forbidden_points, is_forbidden, is_win};
 use crate::game::{Board, Pos};
 use crate::search::{
-    tt_bytes_for, Limits, SearchInfo, SearchRequest, SearchResult, Searcher, DEFAULT_MEMORY,
+    tt_bytes_for, Limits, SearchInfo, SearchOptions, SearchRequest, SearchResult, Searcher,
+    DEFAULT_MEMORY,
 };
 use crate::types::{score_text, Color, Rule, RuleSet, Score};
 
@@ -89,6 +90,8 @@ pub struct Session {
     settings: Settings,
     searcher: Option<Searcher>,
     searcher_bytes: usize,
+    /// Search switches from the command line (A/B matches); defaults otherwise.
+    options: SearchOptions,
 }
 
 impl Default for Session {
@@ -107,11 +110,17 @@ const NO_BOARD: &str = "no board: send START first";
 
 impl Session {
     pub fn new() -> Self {
+        Session::with_options(SearchOptions::default())
+    }
+
+    /// A session whose searches use `options` (e.g. without the threat solver).
+    pub fn with_options(options: SearchOptions) -> Self {
         Session {
             board: None,
             settings: Settings::default(),
             searcher: None,
             searcher_bytes: 0,
+            options,
         }
     }
 
@@ -200,7 +209,9 @@ impl Session {
         let bytes = self.settings.memory_budget();
         if self.searcher.is_none() || self.searcher_bytes != bytes {
             self.searcher = None; // free the old tables first
-            self.searcher = Some(Searcher::new(bytes));
+            let mut searcher = Searcher::new(bytes);
+            searcher.options = self.options;
+            self.searcher = Some(searcher);
             self.searcher_bytes = bytes;
         }
         pattern::table(self.settings.rules.rule);
@@ -641,6 +652,21 @@ pub fn info_text(board: &Board, info: &SearchInfo) -> String {
 mod tests {
     use super::*;
     use crate::protocol::command::parse;
+
+    #[test]
+    fn command_line_search_options_reach_the_searcher() {
+        let off = SearchOptions {
+            root_threats: false,
+            ..SearchOptions::default()
+        };
+        let mut s = Session::with_options(off);
+        s.handle_vec(Command::Info(Info::MaxMemory(8 << 20)));
+        s.handle_vec(Command::Start(15));
+        assert_eq!(s.searcher.as_ref().map(|x| x.options), Some(off));
+        // A new table size builds a new searcher: the options stay.
+        s.handle_vec(Command::Info(Info::MaxMemory(16 << 20)));
+        assert_eq!(s.searcher.as_ref().map(|x| x.options), Some(off));
+    }
 
     /// A session with small tables, so tests do not allocate 150 MB each.
     fn small() -> Session {
