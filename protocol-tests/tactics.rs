@@ -1,20 +1,28 @@
 //! Tactics suite for the threat-space solver (`search::threat`): generated
 //! middle-game positions under every rule on 15×15 and 20×20 boards (some
-//! played into a corner), checked against a reference VCF written here from
-//! the rules module alone (`is_win`, `is_forbidden`; no pattern tables).
+//! played into a corner), checked against two references written here from
+//! the rules module alone (`is_win`, `is_forbidden`; no pattern tables, no
+//! solver code): a VCF reference and a threat-space VCT reference (`RefVct`,
+//! whose notion of "a win within N threats" is documented on the type).
 //!
 //! - VCF wins: the reference computes the full set of winning first moves
 //!   (up to `REF_DEPTH` free fours); the solver must find a win and start it
-//!   with one of those moves, and its line must replay as legal forced play.
-//! - VCT wins (no short VCF): the solver's first move is checked against
-//!   every legal reply of the defender, full width.
-//! - No win: the reference proves there is no VCF at any depth; the solver
-//!   must not claim one.
+//!   with one of those moves, its line must replay as legal forced play, and
+//!   after every move of the set and every block the solver must still win.
+//! - VCT wins (no short VCF): `RefVct` computes the full set of winning
+//!   first moves within `REF_VCT_THREATS` threats. The solver, asked for a
+//!   VCT within the same bound, must find one starting in that set; and for
+//!   every move of the set, after every legal defender reply (full width),
+//!   the solver must still find a VCT within the remaining bound.
+//! - No win: `RefVct` proves there is no VCT within the bound and the VCF
+//!   reference proves there is no VCF at any depth; the solver must claim
+//!   neither.
 //!
-//! Figures (solve rate, median and 90th-percentile solver time) go to stderr:
+//! Figures (positions, solve rate, false claims, median and 90th-percentile
+//! solver time, nodes/s, sets checked, no-win proofs) go to stderr:
 //! `cargo test --release --test tactics -- --nocapture`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -28,8 +36,7 @@ use sente::types::{Color, Rule, RuleSet};
 const REF_DEPTH: u32 = 2;
 /// Reference node cap; positions that need more are skipped.
 const REF_NODES: u64 = 20_000;
-const VCT_THREATS: u32 = 4;
-const VCT_NODES: u64 = 100_000;
+const VCT_NODES: u64 = 1_000_000;
 
 fn forbidden(b: &Board, c: Color, p: Pos) -> bool {
     c == Color::Black && is_forbidden(b, p)
@@ -151,6 +158,362 @@ impl Reference {
     }
 }
 
+/// Attacker threats (free moves; the final five is not counted) the
+/// reference VCT looks through.
+const REF_VCT_THREATS: u32 = 3;
+/// Reference VCT node cap per position; positions that need more are
+/// skipped, counted and bounded (`MAX_REF_CAPPED`).
+const REF_VCT_NODES: u64 = 60_000;
+/// At most this many generated positions may be skipped at the cap.
+const MAX_REF_CAPPED: usize = 6;
+
+/// Attacker stones of `c` within four cells of `p` along direction `off`,
+/// on both sides (a cheap necessary condition for a three or a four).
+fn stones_along(b: &Board, c: Color, p: Pos, off: isize) -> usize {
+    (-4isize..=-1)
+        .chain(1..=4)
+        .filter(|&d| b.cell(p.offset(d * off)) == c.cell())
+        .count()
+}
+
+/// Could `c` on `p` make a four (a five point)? Needs three other stones
+/// of `c` within four cells on one line.
+fn may_four(b: &Board, c: Color, p: Pos) -> bool {
+    b.dirs().iter().any(|&off| stones_along(b, c, p, off) >= 3)
+}
+
+/// Every five point of `c`, scanning only where one can be.
+fn fives(b: &Board, c: Color) -> Vec<Pos> {
+    b.empty_cells()
+        .filter(|&e| may_four(b, c, e) && is_win(b, e, c))
+        .collect()
+}
+
+/// Independent threat-space reference VCT, built on the rules primitives
+/// `is_win` / `is_forbidden` (and the board's Zobrist hash for its table);
+/// it shares no code with the solver and reads no pattern table.
+///
+/// What "attacker `a` wins within N threats" means here — a game in which
+/// the attacker's moves are restricted and the defender's are not:
+/// - attacker to move (`or_node`, budget t): a five wins. If the defender
+///   has a five point, the attacker must block it (any block; free). Else,
+///   with t > 0, it may play a *threat* for one unit of budget:
+///   - a *four*: a legal move after which it has a five point;
+///   - a *three* (t ≥ 2): a legal non-four move `m` after which some empty
+///     cell within four of `m`, on a line of `m` holding at least two
+///     other attacker stones within four, is a *killer* with two five
+///     points on that line (a straight four: an open three, split or not;
+///     a move that only prepares a double four is not a threat here, as in
+///     the solver).
+///
+///   A *killer* is a legal attacker move after which the attacker has a
+///   five point and every legal defender block of one of them still leaves
+///   it a five point (an open four, a double four, a renju four whose block
+///   is forbidden to Black, a caro four not spoilt by one stone), the
+///   defender having no five point of its own.
+/// - defender to move (`and_node`, budget t): a defender five point loses
+///   the attack. If the attacker has five points, the defender must block
+///   one (every legal block is tried; none legal: the attack wins).
+///   Otherwise the attack must still hold a killer (and t > 0 to play it),
+///   or it fails; and then EVERY legal defender move is a reply: one that
+///   makes a defender four, or destroys every killer, is searched on; one
+///   after which a killer survives loses at once (the attacker plays it:
+///   the defender has no five point and cannot stop both fives).
+///
+/// So a claimed win is a real one (a sound lower bound): the defender's
+/// options are never restricted, counter-fours (and whole counter-VCFs:
+/// the defender four is searched on, the attacker must block, the defender
+/// may four again) are searched, a three is only a threat while its killer
+/// stands, and every legality question goes to `is_forbidden`. Replies
+/// skipped without a search are those that provably leave a killer: under
+/// renju every reply is re-checked by replaying the killer (a White stone
+/// anywhere can change what is forbidden to Black through the recursive
+/// three rule); under the other rules a killer's status depends only on
+/// the cells within five of it on its four lines (five points, overlines,
+/// caro ends all lie there), so a non-four reply outside those cells
+/// leaves it standing. A "no win" answer is exact for this game: every
+/// threat, every reply, no node cap hit (else the position is skipped).
+/// The solver's own moves (fours, open threes threatening an open or
+/// double four on their line) are threats here too, so a solver win within
+/// N threats must start in the reference's winning set and a solver claim
+/// where the reference proves none is a false claim.
+struct RefVct {
+    nodes: u64,
+    /// Proven results: key -> (least budget known to win, most budget
+    /// known to lose); more budget never hurts the attacker.
+    tt: HashMap<u64, (u32, u32)>,
+    renju: bool,
+}
+
+const OR_SALT: u64 = 0x5EED_0F0F_1234_8765;
+const AND_SALT: u64 = 0x0DD5_A1A7_9ABC_4321;
+
+impl RefVct {
+    fn new(b: &Board) -> Self {
+        RefVct {
+            nodes: 0,
+            tt: HashMap::new(),
+            renju: b.rules().rule == Rule::Renju,
+        }
+    }
+
+    fn tick(&mut self) -> Option<()> {
+        self.nodes += 1;
+        (self.nodes <= REF_VCT_NODES).then_some(())
+    }
+
+    fn probe(&self, key: u64, t: u32) -> Option<bool> {
+        let &(win, lose) = self.tt.get(&key)?;
+        if t >= win {
+            Some(true)
+        } else if t <= lose && lose != u32::MAX {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn store(&mut self, key: u64, t: u32, r: bool) {
+        let e = self.tt.entry(key).or_insert((u32::MAX, u32::MAX));
+        if r {
+            e.0 = e.0.min(t);
+        } else if e.1 == u32::MAX || t > e.1 {
+            e.1 = t;
+        }
+    }
+
+    /// Is `k` a killer for `a` (see the type's documentation)? The
+    /// defender must have no five point.
+    fn is_killer(b: &mut Board, a: Color, k: Pos) -> bool {
+        Self::killer_fives(b, a, k).is_some()
+    }
+
+    /// The five points of the killer `k`, or None if `k` is no killer.
+    fn killer_fives(b: &mut Board, a: Color, k: Pos) -> Option<Vec<Pos>> {
+        if !b.is_empty(k) || forbidden(b, a, k) || !may_four(b, a, k) {
+            return None;
+        }
+        let d = a.opposite();
+        b.make(k, a);
+        let f = local_wins(b, a, k);
+        let mut ok = !f.is_empty();
+        for &w in &f {
+            if !ok {
+                break;
+            }
+            if forbidden(b, d, w) {
+                continue;
+            }
+            b.make(w, d);
+            ok = f.iter().any(|&x| x != w && is_win(b, x, a));
+            b.unmake();
+        }
+        b.unmake();
+        ok.then_some(f)
+    }
+
+    /// Every killer of `a` on the board.
+    fn killers(b: &mut Board, a: Color) -> Vec<Pos> {
+        let cells: Vec<Pos> = b.empty_cells().collect();
+        cells
+            .into_iter()
+            .filter(|&k| Self::is_killer(b, a, k))
+            .collect()
+    }
+
+    /// After `a`'s non-four move `m`: is it a three, i.e. is there a
+    /// killer `k` within four of `m` on a line of `m` holding at least two
+    /// other attacker stones, with two or more of its five points on that
+    /// same line (a straight four)? Moves that only set up a double four
+    /// are not threes here, as in the solver.
+    fn makes_killer(b: &mut Board, a: Color, m: Pos) -> bool {
+        for off in b.dirs() {
+            if stones_along(b, a, m, off) < 2 {
+                continue;
+            }
+            for dist in (-4isize..=-1).chain(1..=4) {
+                let k = m.offset(dist * off);
+                if !b.in_board(k) {
+                    continue;
+                }
+                if let Some(f) = Self::killer_fives(b, a, k) {
+                    let on_line = f
+                        .iter()
+                        .filter(|&&x| (-4isize..=4).any(|j| k.offset(j * off) == x))
+                        .count();
+                    if on_line >= 2 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The attacker's threats with budget `t`: fours, then (t ≥ 2) threes.
+    fn threats(b: &mut Board, a: Color, t: u32) -> Vec<Pos> {
+        let mut fours = vec![];
+        let mut threes = vec![];
+        let cells: Vec<Pos> = b.empty_cells().collect();
+        for m in cells {
+            let most = b
+                .dirs()
+                .iter()
+                .map(|&o| stones_along(b, a, m, o))
+                .max()
+                .unwrap_or(0);
+            if b.near_count(m) == 0 || most < 2 || forbidden(b, a, m) {
+                continue;
+            }
+            b.make(m, a);
+            if most >= 3 && !local_wins(b, a, m).is_empty() {
+                fours.push(m);
+            } else if t >= 2 && Self::makes_killer(b, a, m) {
+                threes.push(m);
+            }
+            b.unmake();
+        }
+        fours.extend(threes);
+        fours
+    }
+
+    /// Attacker to move with budget `t`. None: node cap.
+    fn or_node(&mut self, b: &mut Board, a: Color, t: u32) -> Option<bool> {
+        self.tick()?;
+        if !fives(b, a).is_empty() {
+            return Some(true);
+        }
+        let d = a.opposite();
+        let dfive = fives(b, d);
+        if !dfive.is_empty() {
+            for w in dfive {
+                if forbidden(b, a, w) {
+                    continue;
+                }
+                b.make(w, a);
+                let r = self.and_node(b, a, t);
+                b.unmake();
+                if r? {
+                    return Some(true);
+                }
+            }
+            return Some(false);
+        }
+        if t == 0 {
+            return Some(false);
+        }
+        let key = b.hash() ^ OR_SALT ^ a.index() as u64;
+        if let Some(r) = self.probe(key, t) {
+            return Some(r);
+        }
+        let mut res = false;
+        for m in Self::threats(b, a, t) {
+            b.make(m, a);
+            let r = self.and_node(b, a, t - 1);
+            b.unmake();
+            if r? {
+                res = true;
+                break;
+            }
+        }
+        self.store(key, t, res);
+        Some(res)
+    }
+
+    /// Defender to move, attacker budget `t`. None: node cap.
+    fn and_node(&mut self, b: &mut Board, a: Color, t: u32) -> Option<bool> {
+        self.tick()?;
+        let d = a.opposite();
+        if !fives(b, d).is_empty() {
+            return Some(false);
+        }
+        let af = fives(b, a);
+        if !af.is_empty() {
+            for w in af {
+                if forbidden(b, d, w) {
+                    continue;
+                }
+                b.make(w, d);
+                let r = self.or_node(b, a, t);
+                b.unmake();
+                if !r? {
+                    return Some(false);
+                }
+            }
+            return Some(true);
+        }
+        if t == 0 {
+            return Some(false);
+        }
+        let key = b.hash() ^ AND_SALT ^ a.index() as u64;
+        if let Some(r) = self.probe(key, t) {
+            return Some(r);
+        }
+        let killers = Self::killers(b, a);
+        if killers.is_empty() {
+            self.store(key, t, false);
+            return Some(false);
+        }
+        // Outside renju: the cells that can change a killer.
+        let mut zone = vec![false; b.cell_count()];
+        for &k in &killers {
+            zone[k.idx()] = true;
+            for off in b.dirs() {
+                for dist in (-5isize..=-1).chain(1..=5) {
+                    let e = k.offset(dist * off);
+                    if b.in_board(e) {
+                        zone[e.idx()] = true;
+                    }
+                }
+            }
+        }
+        let cells: Vec<Pos> = b.empty_cells().collect();
+        let mut res = true;
+        for r in cells {
+            if forbidden(b, d, r) {
+                continue;
+            }
+            let four = may_four(b, d, r) && {
+                b.make(r, d);
+                let f = !local_wins(b, d, r).is_empty();
+                b.unmake();
+                f
+            };
+            if !four && !self.renju && !zone[r.idx()] {
+                continue; // every killer stands
+            }
+            b.make(r, d);
+            let r = if !four && killers.iter().any(|&k| Self::is_killer(b, a, k)) {
+                Some(true)
+            } else {
+                self.or_node(b, a, t)
+            };
+            b.unmake();
+            if !r? {
+                res = false;
+                break;
+            }
+        }
+        self.store(key, t, res);
+        Some(res)
+    }
+
+    /// Every winning first move of `a` within `t` threats (the position has
+    /// no five point for either side), or None at the node cap.
+    fn winning_moves(&mut self, b: &mut Board, a: Color, t: u32) -> Option<Vec<Pos>> {
+        let mut out = vec![];
+        for m in Self::threats(b, a, t) {
+            b.make(m, a);
+            let r = self.and_node(b, a, t - 1);
+            b.unmake();
+            if r? {
+                out.push(m);
+            }
+        }
+        Some(out)
+    }
+}
+
 /// Replay a solver line: attacker moves legal, defender moves forced
 /// blocks, ends in a five (or a renju four Black cannot block).
 fn replay(b: &Board, a: Color, line: &[Pos], vcf: bool) -> Result<(), String> {
@@ -240,9 +603,18 @@ fn random_position(rng: &mut SplitMix64, size: usize, rule: Rule, corner: bool) 
 struct Tally {
     vcf_expected: usize,
     vcf_solved: usize,
-    vct: usize,
+    vct_expected: usize,
+    vct_solved: usize,
     none: usize,
     false_claims: usize,
+    /// Positions skipped because a reference hit its node cap.
+    ref_capped: usize,
+    /// VCT wins whose full reference winning set was checked both ways.
+    vct_sets: usize,
+    /// Moves in those sets (each one checked against every reply).
+    vct_set_moves: usize,
+    /// Defender replies checked with the solver over all sets.
+    replies_checked: usize,
     times_ms: Vec<f64>,
     renju_forbidden_lines: usize,
     counter_four_lines: usize,
@@ -298,30 +670,57 @@ fn timed<T>(
     r
 }
 
-/// Does `a`'s threat `q` (already on the board, defender to move) survive
-/// every legal defender reply? The check behind every VCT claim.
+/// Does `a`'s move `q` keep the win, as the solver sees it from the
+/// defender's side? After `q`, every legal defender reply (only the blocks
+/// when `q` is a four; none legal: won) must leave the solver a VCT of at
+/// most `threats` threats. Returns the number of replies checked.
 fn survives_all_replies(
     solver: &mut ThreatSolver,
     b: &mut Board,
     a: Color,
+    q: Pos,
+    threats: u32,
     stop: &AtomicBool,
-) -> Result<(), String> {
+) -> Result<usize, String> {
     let d = a.opposite();
-    if !win_points(b, a).is_empty() {
-        return Ok(()); // a four: the replay already checked the forced block
+    if forbidden(b, a, q) {
+        return Err(format!("{:?} is forbidden", b.xy(q)));
     }
-    for m in b.empty_cells().collect::<Vec<_>>() {
-        if forbidden(b, d, m) {
-            continue;
-        }
-        b.make(m, d);
-        let r = solver.vct(b, a, VCT_THREATS, VCT_NODES, stop);
-        b.unmake();
-        if r.is_none() {
-            return Err(format!("reply {:?} refutes the first threat", b.xy(m)));
-        }
+    if is_win(b, q, a) {
+        return Ok(0);
     }
-    Ok(())
+    b.make(q, a);
+    let res = (|| {
+        if !win_points(b, d).is_empty() {
+            return Err(format!("{:?} leaves the defender a five", b.xy(q)));
+        }
+        let blocks = win_points(b, a);
+        let replies: Vec<Pos> = if blocks.is_empty() {
+            b.empty_cells().collect()
+        } else {
+            blocks
+        };
+        let mut n = 0;
+        for m in replies {
+            if forbidden(b, d, m) {
+                continue;
+            }
+            n += 1;
+            b.make(m, d);
+            let r = solver.vct(b, a, threats, VCT_NODES, stop);
+            b.unmake();
+            if r.is_none() {
+                return Err(format!(
+                    "after {:?}, reply {:?} refutes it for the solver",
+                    b.xy(q),
+                    b.xy(m)
+                ));
+            }
+        }
+        Ok(n)
+    })();
+    b.unmake();
+    res
 }
 
 /// Does the line contain a defender move that was itself a four?
@@ -369,6 +768,7 @@ fn tactics_suite() {
     let mut rng = SplitMix64::new(0x07AC_71C5);
     let mut tally = Tally::default();
     let mut solver = ThreatSolver::new();
+    let xy = |b: &Board, s: &[Pos]| s.iter().map(|&p| b.xy(p)).collect::<Vec<_>>();
     for rule in Rule::ALL {
         for size in [15usize, 20] {
             let (mut vcf, mut vct, mut none) = (0, 0, 0);
@@ -386,6 +786,7 @@ fn tactics_suite() {
                 }
                 let mut reference = Reference { nodes: 0 };
                 let Some(set) = reference.winning_moves(&mut b, a, REF_DEPTH) else {
+                    tally.ref_capped += 1;
                     continue;
                 };
                 if !set.is_empty() {
@@ -432,34 +833,48 @@ fn tactics_suite() {
                     tally.win(&b, a, "VCF", corner, &line);
                     continue;
                 }
-                // No short VCF. Exhaustive reference for "no VCF at all".
-                let mut deep = Reference { nodes: 0 };
-                let no_vcf = deep.vcf(&mut b, a, 60) == Some(false);
-                if no_vcf && none < 7 {
-                    solver.clear();
-                    let line = timed(&mut tally, &mut solver, |s| {
-                        s.vcf(&mut b, a, 1_000_000, &stop)
-                    });
-                    if let Some(l) = line {
-                        tally.false_claims += 1;
-                        panic!("false VCF claim {l:?}\n{b:?}");
+                if vct >= 8 && none >= 7 {
+                    continue;
+                }
+                // No short VCF: the reference VCT's full winning set.
+                let mut rv = RefVct::new(&b);
+                let Some(vct_set) = rv.winning_moves(&mut b, a, REF_VCT_THREATS) else {
+                    tally.ref_capped += 1;
+                    continue;
+                };
+                if vct_set.is_empty() {
+                    if none >= 7 {
+                        continue;
                     }
-                    // No VCT either: any VCT the solver claims must hold
-                    // against every reply; a claim that does is a VCT win
-                    // and the position is not counted as one without.
+                    // No win: no VCT within the bound (just proven) and no
+                    // VCF at any depth.
+                    let mut deep = Reference { nodes: 0 };
+                    match deep.vcf(&mut b, a, 60) {
+                        None => {
+                            tally.ref_capped += 1;
+                            continue;
+                        }
+                        Some(true) => continue, // a long VCF: not a no-win position
+                        Some(false) => {}
+                    }
                     solver.clear();
-                    let vline = timed(&mut tally, &mut solver, |s| {
-                        s.vct(&mut b, a, VCT_THREATS, VCT_NODES, &stop)
-                    });
-                    if let Some(l) = vline {
-                        replay(&b, a, &l, false).unwrap_or_else(|e| {
-                            tally.false_claims += 1;
-                            panic!("false VCT claim ({e}): {l:?}\n{b:?}")
-                        });
-                        b.make(l[0], a);
-                        let ok = survives_all_replies(&mut solver, &mut b, a, &stop);
-                        b.unmake();
-                        ok.unwrap_or_else(|e| panic!("false VCT claim ({e}): {l:?}\n{b:?}"));
+                    let t0 = Instant::now();
+                    let line = solver.vcf(&mut b, a, 1_000_000, &stop);
+                    let mut nodes = solver.nodes();
+                    solver.clear();
+                    let vline = solver.vct(&mut b, a, REF_VCT_THREATS, VCT_NODES, &stop);
+                    nodes += solver.nodes();
+                    let dt = t0.elapsed().as_secs_f64();
+                    tally.times_ms.push(dt * 1000.0);
+                    tally.secs += dt;
+                    tally.nodes += nodes;
+                    if let Some(l) = line.or(vline) {
+                        tally.false_claims += 1;
+                        eprintln!(
+                            "tactics: FALSE CLAIM {:?} (reference: no VCF, no VCT within \
+                             {REF_VCT_THREATS})\n{b:?}",
+                            xy(&b, &l)
+                        );
                         continue;
                     }
                     none += 1;
@@ -470,21 +885,40 @@ fn tactics_suite() {
                 if vct >= 8 {
                     continue;
                 }
+                vct += 1;
+                tally.vct_expected += 1;
                 solver.clear();
                 let line = timed(&mut tally, &mut solver, |s| {
-                    s.vct(&mut b, a, VCT_THREATS, VCT_NODES, &stop)
+                    s.vct(&mut b, a, REF_VCT_THREATS, VCT_NODES, &stop)
                 });
                 let Some(line) = line else {
-                    tally.times_ms.pop();
+                    eprintln!(
+                        "tactics: MISSED VCT, reference set {:?}\n{b:?}",
+                        xy(&b, &vct_set)
+                    );
                     continue;
                 };
                 replay(&b, a, &line, false).unwrap_or_else(|e| panic!("{e}: {line:?}\n{b:?}"));
-                b.make(line[0], a);
-                let ok = survives_all_replies(&mut solver, &mut b, a, &stop);
-                b.unmake();
-                ok.unwrap_or_else(|e| panic!("{e}: {line:?}\n{b:?}"));
-                vct += 1;
-                tally.vct += 1;
+                // Both ways: the solver's first move is in the reference's
+                // full winning set (its win is within the same bound), and
+                // every move of that set wins for the solver too, against
+                // every defender reply.
+                assert!(
+                    vct_set.contains(&line[0]),
+                    "{:?} not in {:?}: {:?}\n{b:?}",
+                    b.xy(line[0]),
+                    xy(&b, &vct_set),
+                    xy(&b, &line)
+                );
+                for &q in &vct_set {
+                    let n =
+                        survives_all_replies(&mut solver, &mut b, a, q, REF_VCT_THREATS - 1, &stop)
+                            .unwrap_or_else(|e| panic!("set {:?}: {e}\n{b:?}", xy(&b, &vct_set)));
+                    tally.replies_checked += n;
+                }
+                tally.vct_sets += 1;
+                tally.vct_set_moves += vct_set.len();
+                tally.vct_solved += 1;
                 tally.win(&b, a, "VCT", corner, &line);
             }
             assert!(
@@ -496,23 +930,43 @@ fn tactics_suite() {
     let mut t = tally.times_ms.clone();
     t.sort_by(|x, y| x.partial_cmp(y).unwrap());
     let pct = |q: f64| t[((t.len() - 1) as f64 * q) as usize];
+    let wins = tally.vcf_expected + tally.vct_expected;
+    let solved = tally.vcf_solved + tally.vct_solved;
     eprintln!(
-        "tactics: {} positions ({} VCF, {} VCT, {} without a win); VCF solve rate {}/{}; \
-         false claims {}; median {:.2} ms, p90 {:.2} ms; wins for Black {}, for White {}; \
-         {} lines with counter-fours, {} renju lines near forbidden points",
-        tally.vcf_expected + tally.vct + tally.none,
+        "tactics: {} positions ({} VCF, {} VCT, {} without a win); solve rate {}/{} \
+         ({:.1}%); false claims {}; median {:.2} ms, p90 {:.2} ms per position",
+        wins + tally.none,
         tally.vcf_expected,
-        tally.vct,
+        tally.vct_expected,
         tally.none,
-        tally.vcf_solved,
-        tally.vcf_expected,
+        solved,
+        wins,
+        100.0 * solved as f64 / wins.max(1) as f64,
         tally.false_claims,
         pct(0.5),
         pct(0.9),
+    );
+    eprintln!(
+        "tactics: wins for Black {}, for White {}; {} lines with counter-fours, {} renju \
+         lines near forbidden points",
         tally.wins_by_color[0],
         tally.wins_by_color[1],
         tally.counter_four_lines,
         tally.renju_forbidden_lines,
+    );
+    eprintln!(
+        "tactics: reference VCT (within {} threats): {} VCT wins checked against their full \
+         winning sets (average {:.2} moves, {} defender replies re-solved); {} no-win \
+         positions proven (no VCT within {}, no VCF at all); {} positions skipped at a \
+         reference node cap (at most {})",
+        REF_VCT_THREATS,
+        tally.vct_sets,
+        tally.vct_set_moves as f64 / tally.vct_sets.max(1) as f64,
+        tally.replies_checked,
+        tally.none,
+        REF_VCT_THREATS,
+        tally.ref_capped,
+        MAX_REF_CAPPED,
     );
     eprintln!(
         "tactics: solver {} nodes in {:.3} s = {:.0} nodes/s",
@@ -523,8 +977,14 @@ fn tactics_suite() {
     for (cat, n) in &tally.cats {
         eprintln!("tactics: category {cat}: {n}");
     }
-    assert_eq!(tally.vcf_solved, tally.vcf_expected);
     assert_eq!(tally.false_claims, 0);
+    assert_eq!(solved, wins, "unsolved win positions");
+    assert_eq!(tally.vct_sets, tally.vct_expected);
+    assert!(
+        tally.ref_capped <= MAX_REF_CAPPED,
+        "{} capped",
+        tally.ref_capped
+    );
     // Every listed category is covered explicitly.
     let cat = |k: &str| tally.cats.get(k).copied().unwrap_or(0);
     for rule in Rule::ALL {
@@ -556,7 +1016,7 @@ fn tactics_suite() {
         "forbidden {}",
         cat("renju forbidden")
     );
-    assert!(tally.vcf_expected + tally.vct >= 150);
+    assert!(wins >= 150);
     assert!(tally.none >= 50);
     assert!(tally.wins_by_color.iter().all(|&n| n >= 40));
 }

@@ -337,11 +337,15 @@ impl ThreatSolver {
             let mut best = Pattern::None;
             let mut fours = 0;
             let mut threes = 0;
-            for k in keys {
+            for (dir, k) in keys.into_iter().enumerate() {
                 let pat = ctx.t.get(k, a);
                 if pat.is_four() {
                     fours += 1 + ctx.t.double_four(k, a) as u8;
-                } else if pat == Pattern::Flex3 {
+                } else if pat == Pattern::Flex3
+                    || (pat == Pattern::Block3
+                        && ctx.mode == Mode::Vct
+                        && wide_three(b, ctx, p, dir))
+                {
                     threes += 1;
                 }
                 best = best.max(pat);
@@ -405,6 +409,27 @@ impl ThreatSolver {
         }
         out
     }
+}
+
+/// A `Block3` on `p`'s line `dir` that is really a three: the 11-cell
+/// window centred on `p` cannot see a stone six cells away, yet a point
+/// `k` within four of `p` may then make a four on both sides (`X.XXX.X`,
+/// with `p` at one end). Looks from each such `k`, whose own window sees
+/// it, at whether `p` gives `k` a `Flex4` (not a renju double-four).
+fn wide_three(b: &Board, ctx: &Ctx, p: Pos, dir: usize) -> bool {
+    let off = b.dirs()[dir];
+    let code = ctx.attacker.cell() as u32;
+    (-4isize..=-1).chain(1..=4).any(|dist| {
+        let k = p.offset(dist * off);
+        if b.cell(k) != EMPTY {
+            return false;
+        }
+        // p lies at distance -dist from k: slot 0..4 for -5..-1, 5..9 for 1..5.
+        let slot = if dist > 0 { 5 - dist } else { 4 - dist } as u32;
+        let key = b.line_key(k, dir) | code << (2 * slot);
+        ctx.t.get(key, ctx.attacker) == Pattern::Flex4
+            && !(ctx.renju && ctx.attacker == Color::Black && ctx.t.double_four(key, ctx.attacker))
+    })
 }
 
 /// Table entries stay valid from call to call; keep positions of different
