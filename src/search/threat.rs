@@ -373,8 +373,9 @@ impl ThreatSolver {
 
     /// Every defender move that might stop the attacker's winning fours
     /// `wins`: the points themselves, the empty cells within five of them on
-    /// their line, and every defender four.
-    fn defences(&self, b: &Board, ctx: &Ctx, wins: &[(Pos, usize)]) -> Vec<Pos> {
+    /// their line, every defender four, and (renju) every White move that
+    /// makes one of them forbidden to Black.
+    fn defences(&self, b: &mut Board, ctx: &Ctx, wins: &[(Pos, usize)]) -> Vec<Pos> {
         let d = ctx.defender;
         let dirs = b.dirs();
         let mut out: Vec<Pos> = Vec::new();
@@ -402,6 +403,37 @@ impl ThreatSolver {
                 && b.line_keys(p).iter().any(|&k| ctx.t.get(k, d).is_four())
             {
                 push(p, &mut out);
+            }
+        }
+        // Renju: a White stone off every line of a Black winning point can
+        // still make it forbidden through the recursive three rule (one of
+        // its threes turns real once a four point of that three stops being
+        // forbidden). Only a point with two open threes can change so.
+        if ctx.renju && d == Color::White {
+            let shaky: Vec<Pos> = wins
+                .iter()
+                .map(|&(f, _)| f)
+                .filter(|&f| {
+                    let keys = b.line_keys(f);
+                    keys.iter()
+                        .filter(|&&k| ctx.t.get(k, Color::Black) == Pattern::Flex3)
+                        .count()
+                        >= 2
+                })
+                .collect();
+            if !shaky.is_empty() {
+                let cells: Vec<Pos> = b.cells().to_vec();
+                for p in cells {
+                    if b.cell(p) != EMPTY {
+                        continue;
+                    }
+                    b.make(p, d);
+                    let hit = shaky.iter().any(|&f| rules::is_forbidden(b, f));
+                    b.unmake();
+                    if hit {
+                        push(p, &mut out);
+                    }
+                }
             }
         }
         if ctx.renju && d == Color::Black {
