@@ -42,17 +42,30 @@ fn forbidden(b: &Board, c: Color, p: Pos) -> bool {
     c == Color::Black && is_forbidden(b, p)
 }
 
+/// Every five point of `c` (`may_four` only skips cells that cannot be one).
 fn win_points(b: &Board, c: Color) -> Vec<Pos> {
-    b.empty_cells().filter(|&e| is_win(b, e, c)).collect()
+    b.empty_cells()
+        .filter(|&e| may_four(b, c, e) && is_win(b, e, c))
+        .collect()
 }
 
-/// Five points of `c` on the lines through `q` (within four cells).
+/// Five points of `c` on the lines through `q` (within four cells), where
+/// `q` holds a stone of `c`.
 fn local_wins(b: &Board, c: Color, q: Pos) -> Vec<Pos> {
     let mut out = Vec::new();
     for off in b.dirs() {
+        // A five through `q` on this line needs three more stones on it.
+        if stones_along(b, c, q, off) < 3 {
+            continue;
+        }
         for dist in (-4isize..=-1).chain(1..=4) {
             let e = q.offset(dist * off);
-            if b.in_board(e) && b.is_empty(e) && is_win(b, e, c) && !out.contains(&e) {
+            if b.in_board(e)
+                && b.is_empty(e)
+                && may_four(b, c, e)
+                && is_win(b, e, c)
+                && !out.contains(&e)
+            {
                 out.push(e);
             }
         }
@@ -95,7 +108,7 @@ impl Reference {
         }
         let mut out = vec![];
         for q in b.empty_cells().collect::<Vec<_>>() {
-            if b.near_count(q) == 0 {
+            if b.near_count(q) == 0 || !may_four(b, a, q) {
                 continue;
             }
             b.make(q, a);
@@ -177,16 +190,10 @@ fn stones_along(b: &Board, c: Color, p: Pos, off: isize) -> usize {
 }
 
 /// Could `c` on `p` make a four (a five point)? Needs three other stones
-/// of `c` within four cells on one line.
+/// of `c` within four cells on one line (a five point needs four).
 fn may_four(b: &Board, c: Color, p: Pos) -> bool {
-    b.dirs().iter().any(|&off| stones_along(b, c, p, off) >= 3)
-}
-
-/// Every five point of `c`, scanning only where one can be.
-fn fives(b: &Board, c: Color) -> Vec<Pos> {
-    b.empty_cells()
-        .filter(|&e| may_four(b, c, e) && is_win(b, e, c))
-        .collect()
+    // Three stones in a window of five around `p`: one is within two cells.
+    b.near_count(p) > 0 && b.dirs().iter().any(|&off| stones_along(b, c, p, off) >= 3)
 }
 
 /// Independent threat-space reference VCT, built on the rules primitives
@@ -312,6 +319,38 @@ impl RefVct {
         ok.then_some(f)
     }
 
+    /// For the killer `k`: each of its five points, and whether a defender
+    /// block there still leaves the attacker a five.
+    fn block_table(b: &mut Board, a: Color, k: Pos) -> Vec<(Pos, bool)> {
+        b.make(k, a);
+        let f = local_wins(b, a, k);
+        let out = f
+            .iter()
+            .map(|&w| {
+                b.make(w, a.opposite());
+                let s = f.iter().any(|&x| x != w && is_win(b, x, a));
+                b.unmake();
+                (w, s)
+            })
+            .collect();
+        b.unmake();
+        out
+    }
+
+    /// Is `k` still a killer after a stone off all its lines, given its
+    /// `block_table` (only legality can have changed)?
+    fn still_killer(b: &mut Board, a: Color, k: Pos, blocks: &[(Pos, bool)]) -> bool {
+        if forbidden(b, a, k) {
+            return false;
+        }
+        b.make(k, a);
+        let ok = blocks
+            .iter()
+            .all(|&(w, s)| s || forbidden(b, a.opposite(), w));
+        b.unmake();
+        ok
+    }
+
     /// Every killer of `a` on the board.
     fn killers(b: &mut Board, a: Color) -> Vec<Pos> {
         let cells: Vec<Pos> = b.empty_cells().collect();
@@ -333,7 +372,8 @@ impl RefVct {
             }
             for dist in (-4isize..=-1).chain(1..=4) {
                 let k = m.offset(dist * off);
-                if !b.in_board(k) {
+                // A straight four on this line needs three stones beside k.
+                if !b.in_board(k) || stones_along(b, a, k, off) < 3 {
                     continue;
                 }
                 if let Some(f) = Self::killer_fives(b, a, k) {
@@ -380,11 +420,11 @@ impl RefVct {
     /// Attacker to move with budget `t`. None: node cap.
     fn or_node(&mut self, b: &mut Board, a: Color, t: u32) -> Option<bool> {
         self.tick()?;
-        if !fives(b, a).is_empty() {
+        if !win_points(b, a).is_empty() {
             return Some(true);
         }
         let d = a.opposite();
-        let dfive = fives(b, d);
+        let dfive = win_points(b, d);
         if !dfive.is_empty() {
             for w in dfive {
                 if forbidden(b, a, w) {
@@ -424,10 +464,10 @@ impl RefVct {
     fn and_node(&mut self, b: &mut Board, a: Color, t: u32) -> Option<bool> {
         self.tick()?;
         let d = a.opposite();
-        if !fives(b, d).is_empty() {
+        if !win_points(b, d).is_empty() {
             return Some(false);
         }
-        let af = fives(b, a);
+        let af = win_points(b, a);
         if !af.is_empty() {
             for w in af {
                 if forbidden(b, d, w) {
@@ -467,9 +507,54 @@ impl RefVct {
                 }
             }
         }
+        // Under renju, a reply outside that zone can still change what is
+        // forbidden (the recursive three rule reaches further): there only
+        // the legality of each killer and of its blocks is re-checked, the
+        // rest (which blocks leave a five) cannot change.
+        // Whose legality matters: the killers (Black attacking) or their
+        // blocks (White attacking). A point with fewer than two lines
+        // holding two Black stones near it can have no double three, so
+        // its legality depends on its own lines only: add them to the zone;
+        // only otherwise must every reply be re-checked.
+        let blocks: Vec<Vec<(Pos, bool)>> = if self.renju {
+            killers
+                .iter()
+                .map(|&k| Self::block_table(b, a, k))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let sensitive: Vec<Pos> = if a == Color::Black {
+            killers.clone()
+        } else {
+            blocks.iter().flatten().map(|&(w, _)| w).collect()
+        };
+        let mut far_reach = false;
+        if self.renju {
+            for &s in &sensitive {
+                let dirs = b.dirs();
+                far_reach |= dirs
+                    .iter()
+                    .filter(|&&off| stones_along(b, Color::Black, s, off) >= 2)
+                    .count()
+                    >= 2;
+                zone[s.idx()] = true;
+                for off in dirs {
+                    for dist in (-5isize..=-1).chain(1..=5) {
+                        let e = s.offset(dist * off);
+                        if b.in_board(e) {
+                            zone[e.idx()] = true;
+                        }
+                    }
+                }
+            }
+        }
         let cells: Vec<Pos> = b.empty_cells().collect();
         let mut res = true;
         for r in cells {
+            if (!self.renju || !far_reach) && !zone[r.idx()] && !may_four(b, d, r) {
+                continue; // every killer stands
+            }
             if forbidden(b, d, r) {
                 continue;
             }
@@ -479,8 +564,19 @@ impl RefVct {
                 b.unmake();
                 f
             };
-            if !four && !self.renju && !zone[r.idx()] {
-                continue; // every killer stands
+            if !four && !zone[r.idx()] {
+                if !self.renju {
+                    continue; // every killer stands
+                }
+                b.make(r, d);
+                let stands = killers
+                    .iter()
+                    .zip(&blocks)
+                    .any(|(&k, bl)| Self::still_killer(b, a, k, bl));
+                b.unmake();
+                if stands {
+                    continue;
+                }
             }
             b.make(r, d);
             let r = if !four && killers.iter().any(|&k| Self::is_killer(b, a, k)) {
@@ -626,6 +722,9 @@ struct Tally {
     /// Solver nodes and seconds over the timed calls.
     nodes: u64,
     secs: f64,
+    /// Seconds in the references and in the full-width set checks.
+    ref_secs: f64,
+    check_secs: f64,
 }
 
 impl Tally {
@@ -784,8 +883,11 @@ fn tactics_suite() {
                 if !win_points(&b, a).is_empty() || !win_points(&b, a.opposite()).is_empty() {
                     continue;
                 }
+                let t_ref = Instant::now();
                 let mut reference = Reference { nodes: 0 };
-                let Some(set) = reference.winning_moves(&mut b, a, REF_DEPTH) else {
+                let set = reference.winning_moves(&mut b, a, REF_DEPTH);
+                tally.ref_secs += t_ref.elapsed().as_secs_f64();
+                let Some(set) = set else {
                     tally.ref_capped += 1;
                     continue;
                 };
@@ -837,8 +939,11 @@ fn tactics_suite() {
                     continue;
                 }
                 // No short VCF: the reference VCT's full winning set.
+                let t_ref = Instant::now();
                 let mut rv = RefVct::new(&b);
-                let Some(vct_set) = rv.winning_moves(&mut b, a, REF_VCT_THREATS) else {
+                let vct_set = rv.winning_moves(&mut b, a, REF_VCT_THREATS);
+                tally.ref_secs += t_ref.elapsed().as_secs_f64();
+                let Some(vct_set) = vct_set else {
                     tally.ref_capped += 1;
                     continue;
                 };
@@ -848,8 +953,11 @@ fn tactics_suite() {
                     }
                     // No win: no VCT within the bound (just proven) and no
                     // VCF at any depth.
+                    let t_ref = Instant::now();
                     let mut deep = Reference { nodes: 0 };
-                    match deep.vcf(&mut b, a, 60) {
+                    let no_vcf = deep.vcf(&mut b, a, 60);
+                    tally.ref_secs += t_ref.elapsed().as_secs_f64();
+                    match no_vcf {
                         None => {
                             tally.ref_capped += 1;
                             continue;
@@ -910,12 +1018,14 @@ fn tactics_suite() {
                     xy(&b, &vct_set),
                     xy(&b, &line)
                 );
+                let t_check = Instant::now();
                 for &q in &vct_set {
                     let n =
                         survives_all_replies(&mut solver, &mut b, a, q, REF_VCT_THREATS - 1, &stop)
                             .unwrap_or_else(|e| panic!("set {:?}: {e}\n{b:?}", xy(&b, &vct_set)));
                     tally.replies_checked += n;
                 }
+                tally.check_secs += t_check.elapsed().as_secs_f64();
                 tally.vct_sets += 1;
                 tally.vct_set_moves += vct_set.len();
                 tally.vct_solved += 1;
@@ -973,6 +1083,10 @@ fn tactics_suite() {
         tally.nodes,
         tally.secs,
         tally.nodes as f64 / tally.secs.max(1e-9)
+    );
+    eprintln!(
+        "tactics: time in the references {:.1} s, in the full-width set checks {:.1} s",
+        tally.ref_secs, tally.check_secs
     );
     for (cat, n) in &tally.cats {
         eprintln!("tactics: category {cat}: {n}");
