@@ -17,6 +17,8 @@
 //!
 //! Renju: Black never plays a forbidden point (attacking, blocking or
 //! defending); when Black must block on a forbidden point, White wins there.
+//! White's defences include the moves that make Black's winning point
+//! forbidden from off its lines (the recursive three rule).
 //! Caro and continuous games come for free from the pattern tables (walls,
 //! fives blocked at both ends).
 //!

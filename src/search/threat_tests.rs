@@ -1,6 +1,7 @@
-//! Unit tests of the threat solver: hand-drawn positions, a scan-based
-//! reference VCF on random positions, full-width checks of VCT claims, and
-//! an ignored speed report.
+//! Unit tests of the threat solver: hand-drawn positions (among them the
+//! renju recursive-three positions, where a White stone off every line of a
+//! Black point makes it forbidden), a scan-based reference VCF on random
+//! positions, full-width checks of VCT claims, and an ignored speed report.
 
 use super::*;
 use crate::game::rules::is_win;
@@ -736,6 +737,15 @@ fn long_ladder_is_solved_whole() {
 /// The renju position of `renju_recursive_three`, under one of the eight
 /// symmetries `s` of the square: (board, P, Q, W).
 fn recursive_three_position(s: usize) -> (Board, Pos, Pos, Pos) {
+    recursive_three_with(s, &[], &[])
+}
+
+/// `recursive_three_position` with extra White stones.
+fn recursive_three_with(
+    s: usize,
+    extra_white: &[(i64, i64)],
+    extra_black: &[(i64, i64)],
+) -> (Board, Pos, Pos, Pos) {
     let n = 15i64;
     let map = |(x, y): (i64, i64)| {
         let (x, y) = if s & 4 != 0 { (y, x) } else { (x, y) };
@@ -759,8 +769,15 @@ fn recursive_three_position(s: usize) -> (Board, Pos, Pos, Pos) {
     for (xy, c) in black
         .iter()
         .chain(&black_col)
+        .chain(extra_black)
         .map(|&p| (p, 'X'))
-        .chain(white.iter().chain(&white_more).map(|&p| (p, 'O')))
+        .chain(
+            white
+                .iter()
+                .chain(&white_more)
+                .chain(extra_white)
+                .map(|&p| (p, 'O')),
+        )
     {
         let (x, y) = map(xy);
         rows[y as usize][x as usize] = c;
@@ -858,5 +875,44 @@ fn renju_recursive_three() {
             assert_ne!(line[0], p, "{s}: forbidden first move");
         }
         b.unmake();
+    }
+}
+
+#[test]
+fn renju_recursive_three_white() {
+    // The colour turned round: White adds (10,8) (11,8) (13,8) (Black
+    // (14,8) closes the row) and (6,8) (9,5) (10,4) on P's anti-diagonal.
+    // W = (9,8) is now a White four (five point (12,8)) that also makes P
+    // forbidden; White's next four (8,6) has P as its only five point, so
+    // Black cannot block: a VCF that exists only through the recursive
+    // three rule (under freestyle Black blocks on P and White has none).
+    let stop = no_stop();
+    let white = [(10, 8), (11, 8), (13, 8), (9, 5), (10, 4), (6, 8)];
+    for s in 0..8 {
+        let (mut b, p, _, w) = recursive_three_with(s, &white, &[(14, 8)]);
+        assert!(!rules::is_forbidden(&b, p), "{s}");
+        assert!(slow_vcf(&mut b, Color::White, 2), "{s}");
+        let l = find_vcf(&mut b, Color::White, 100_000, &stop).expect("White VCF");
+        validate(&b, Color::White, &l, true);
+        assert_eq!((l.len(), l[0]), (3, w), "{s}");
+        for &m in &l {
+            let c = if m == l[1] {
+                Color::Black
+            } else {
+                Color::White
+            };
+            b.make(m, c);
+        }
+        assert_eq!(win_points(&b, Color::White), vec![p], "{s}");
+        assert!(rules::is_forbidden(&b, p), "{s}");
+        for _ in &l {
+            b.unmake();
+        }
+        b.set_rules(rs(Rule::Freestyle));
+        assert!(!slow_vcf(&mut b, Color::White, 2), "{s}");
+        assert!(
+            find_vcf(&mut b, Color::White, 100_000, &stop).is_none(),
+            "{s}"
+        );
     }
 }
