@@ -209,9 +209,9 @@ fn may_four(b: &Board, c: Color, p: Pos) -> bool {
 ///   - a *three* (t ≥ 2): a legal non-four move `m` after which some empty
 ///     cell within four of `m`, on a line of `m` holding at least two
 ///     other attacker stones within four, is a *killer* with two five
-///     points on that line (a straight four: an open three, split or not;
-///     a move that only prepares a double four is not a threat here, as in
-///     the solver).
+///     points on that line (an open four, or `X.XXX.X`: so an open three,
+///     split or not, or `X.X.X.X`; a move that only prepares a double four
+///     across two lines is not a threat here, as in the solver).
 ///
 ///   A *killer* is a legal attacker move after which the attacker has a
 ///   five point and every legal defender block of one of them still leaves
@@ -232,13 +232,16 @@ fn may_four(b: &Board, c: Color, p: Pos) -> bool {
 /// the defender four is searched on, the attacker must block, the defender
 /// may four again) are searched, a three is only a threat while its killer
 /// stands, and every legality question goes to `is_forbidden`. Replies
-/// skipped without a search are those that provably leave a killer: under
-/// renju every reply is re-checked by replaying the killer (a White stone
-/// anywhere can change what is forbidden to Black through the recursive
-/// three rule); under the other rules a killer's status depends only on
-/// the cells within five of it on its four lines (five points, overlines,
-/// caro ends all lie there), so a non-four reply outside those cells
-/// leaves it standing. A "no win" answer is exact for this game: every
+/// skipped without a search are those that provably leave a killer. Apart
+/// from legality, a killer's status depends only on the cells within five
+/// of it on its four lines (five points, overlines, caro ends all lie
+/// there). Under renju the legality of the killer (Black attacking) or of
+/// its blocks (White attacking) also counts: a reply within five of one of
+/// those points on its lines is re-checked by replaying the killer; a
+/// reply further away can change legality only through the recursive
+/// three rule, so only when such a point could be a double three (two of
+/// its lines with two Black stones near it), and then the legality alone
+/// is re-checked for every reply. A "no win" answer is exact for this game: every
 /// threat, every reply, no node cap hit (else the position is skipped).
 /// The solver's own moves (fours, open threes threatening an open or
 /// double four on their line) are threats here too, so a solver win within
