@@ -1,0 +1,479 @@
+//! Pondering: thinking on the opponent's time. After we answer a move, the
+//! session may hand its `Searcher` to a background thread that searches the
+//! position after the reply we predict (the second move of our principal
+//! variation) with an unlimited request and its own stop flag. This file owns
+//! that thread, the prediction and what happens when the opponent's move
+//! arrives: on a *hit* (the position is the one being searched) the running
+//! search goes on under the new move's time plan; on anything else it is
+//! stopped and the searcher (with its warm transposition table) comes back.
+//!
+//! Nothing here writes to stdout: the ponder search's iterations are kept in
+//! `Progress` and logged on stderr; only the session, answering a real TURN,
+//! prints anything.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use super::legal::{finished, is_legal};
+use crate::game::{Board, Pos};
+use crate::search::time::TimePlan;
+use crate::search::{Limits, SearchInfo, SearchRequest, SearchResult, Searcher};
+
+/// Depth cap of a ponder search when the manager set none: deeper than any
+/// search reaches (the searcher caps it at its own maximum ply anyway). A
+/// depth limit is what makes the request untimed (`time::plan`).
+pub const PONDER_MAX_DEPTH: u32 = 1_000;
+
+/// How often the session looks at the clock while waiting for a ponder hit
+/// to finish.
+const POLL: Duration = Duration::from_millis(2);
+
+/// What to ponder after our move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The opponent's predicted reply; we search the position after it.
+    Reply(Pos),
+    /// No usable prediction: search the position with the opponent to move
+    /// (no hit is possible, but the table gets warm).
+    OpponentToMove,
+    /// The game is over (or the board full): nothing to think about.
+    Nothing,
+}
+
+/// Choose what to ponder. `after` is the board after our move `ours`; `pv`
+/// is the principal variation of the search that chose it (`pv[0]` should be
+/// `ours`, `pv[1]` the opponent's best reply).
+pub fn target(after: &Board, ours: Pos, pv: &[Pos]) -> Target {
+    if after.is_full() || finished(after).is_some() {
+        return Target::Nothing;
+    }
+    let reply = match pv {
+        [first, reply, ..] if *first == ours => *reply,
+        _ => return Target::OpponentToMove,
+    };
+    if !is_legal(after, reply) {
+        return Target::OpponentToMove;
+    }
+    let mut next = after.clone();
+    next.play(reply);
+    if next.is_full() || finished(&next).is_some() {
+        // Their predicted reply ends the game: no move of ours to prepare.
+        return Target::OpponentToMove;
+    }
+    Target::Reply(reply)
+}
+
+/// What the ponder thread shares with the session.
+#[derive(Default)]
+struct Progress {
+    /// The last completed iteration (elapsed counts from the ponder start).
+    last: Option<SearchInfo>,
+    /// Set on a hit: stop after the first iteration that ends past this
+    /// many ms of ponder time (the move's soft limit).
+    soft_ms: Option<u64>,
+    /// The search has ended (by itself or stopped).
+    finished: bool,
+}
+
+fn lock(m: &Mutex<Progress>) -> MutexGuard<'_, Progress> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What the ponder thread hands back when its search ends.
+struct Done {
+    /// None when the search panicked (the session builds a new searcher).
+    searcher: Option<Searcher>,
+    result: Option<SearchResult>,
+}
+
+/// How a ponder hit went, for the log and the MESSAGE line.
+#[derive(Clone, Debug)]
+pub struct HitReport {
+    /// Depth the ponder search had completed when the move arrived.
+    pub depth_at_hit: u32,
+    /// Ponder time spent before the move arrived, ms.
+    pub ponder_ms: u64,
+    /// Depth of the answer.
+    pub depth: u32,
+    /// From the move's arrival to the answer, ms.
+    pub turn_ms: u64,
+}
+
+/// A running ponder search.
+pub struct Ponder {
+    /// The position being searched.
+    board: Board,
+    /// Our predicted reply (None: pondering with the opponent to move).
+    predicted: Option<Pos>,
+    stop: Arc<AtomicBool>,
+    progress: Arc<Mutex<Progress>>,
+    rx: Receiver<Done>,
+    handle: Option<JoinHandle<()>>,
+    started: Instant,
+}
+
+impl Ponder {
+    /// Start pondering `target` after our move (`after` = the board after
+    /// it), moving the searcher out of `slot` onto the ponder thread.
+    /// `max_depth` and `max_nodes` are the manager's limits, if any. None
+    /// when there is nothing to search or no searcher (the slot is left as
+    /// it was), or when no thread could be started (the searcher went with
+    /// it; the session builds a new one).
+    pub fn start(
+        slot: &mut Option<Searcher>,
+        after: &Board,
+        target: Target,
+        max_depth: Option<u32>,
+        max_nodes: Option<u64>,
+    ) -> Option<Ponder> {
+        let mut board = after.clone();
+        let predicted = match target {
+            Target::Nothing => return None,
+            Target::OpponentToMove => None,
+            Target::Reply(p) => {
+                board.play(p);
+                Some(p)
+            }
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(Mutex::new(Progress::default()));
+        let (tx, rx) = channel();
+        let started = Instant::now();
+        let req = SearchRequest {
+            limits: Limits {
+                turn_ms: None,
+                match_ms: None,
+                time_left_ms: None,
+                max_depth: Some(max_depth.unwrap_or(PONDER_MAX_DEPTH)),
+                max_nodes,
+                start: started,
+            },
+            stop: stop.clone(),
+            multipv: 1,
+        };
+        let (thread_progress, thread_stop) = (progress.clone(), stop.clone());
+        let mut copy = board.clone();
+        let mut searcher = slot.take()?;
+        let spawned = thread::Builder::new().name("ponder".into()).spawn(move || {
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                searcher.search(&mut copy, &req, &mut |info: &SearchInfo| {
+                    let mut g = lock(&thread_progress);
+                    log::debug!(
+                        "ponder depth {} score {} nodes {} time {} ms",
+                        info.depth,
+                        info.score,
+                        info.nodes,
+                        info.elapsed.as_millis()
+                    );
+                    if let Some(soft) = g.soft_ms {
+                        if info.elapsed.as_millis() as u64 >= soft {
+                            thread_stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    g.last = Some(info.clone());
+                })
+            }));
+            let done = match result {
+                Ok(r) => Done {
+                    searcher: Some(searcher),
+                    result: Some(r),
+                },
+                Err(_) => {
+                    log::error!("ponder search panicked");
+                    Done {
+                        searcher: None,
+                        result: None,
+                    }
+                }
+            };
+            lock(&thread_progress).finished = true;
+            let _ = tx.send(done);
+        });
+        match spawned {
+            Ok(handle) => Some(Ponder {
+                board,
+                predicted,
+                stop,
+                progress,
+                rx,
+                handle: Some(handle),
+                started,
+            }),
+            Err(e) => {
+                log::warn!("could not start the ponder thread: {e}");
+                None
+            }
+        }
+    }
+
+    /// The reply we predicted (None: pondering with the opponent to move).
+    pub fn predicted(&self) -> Option<Pos> {
+        self.predicted
+    }
+
+    /// Is the ponder search looking at exactly `board` (same stones, same
+    /// side to move, same rules), with a predicted reply that led there?
+    pub fn is_hit(&self, board: &Board) -> bool {
+        self.predicted.is_some()
+            && board.hash() == self.board.hash()
+            && board.stone_count() == self.board.stone_count()
+            && board.to_move() == self.board.to_move()
+            && board.rules() == self.board.rules()
+            && board.width() == self.board.width()
+            && board.height() == self.board.height()
+    }
+
+    /// Depth completed so far (0: not one iteration yet).
+    pub fn depth(&self) -> u32 {
+        lock(&self.progress).last.as_ref().map_or(0, |i| i.depth)
+    }
+
+    /// One line for YXSHOWINFO: what is pondered and how far it got.
+    pub fn describe(&self) -> String {
+        let g = lock(&self.progress);
+        let what = match self.predicted {
+            Some(p) => {
+                let (x, y) = self.board.xy(p);
+                format!("{x},{y}")
+            }
+            None => "opponent to move".into(),
+        };
+        let depth = g.last.as_ref().map_or(0, |i| i.depth);
+        let state = if g.finished { "finished" } else { "running" };
+        format!("ponder {what} depth {depth} {state}")
+    }
+
+    /// Stop the search and take the searcher back (None if it panicked).
+    /// Takes as long as the search needs to notice its stop flag.
+    pub fn stop(mut self) -> Option<Searcher> {
+        self.stop.store(true, Ordering::Relaxed);
+        let done = self.rx.recv().ok();
+        self.join();
+        done.and_then(|d| d.searcher)
+    }
+
+    /// A hit: let the search go on under this move's `plan` (which counts
+    /// from `turn_start`, when the move arrived) and return the searcher and
+    /// the result. Time already spent pondering counts as time spent on this
+    /// move's search: the search stops after the first iteration that ends
+    /// past the plan's soft limit on the ponder clock (at once if one already
+    /// did), and in any case at the hard limit on the move's clock or when
+    /// `turn_stop` (YXSTOP) is raised. A search that ended by itself (proven
+    /// result, depth or node limit) answers at once.
+    pub fn finish_hit(
+        mut self,
+        plan: TimePlan,
+        turn_start: Instant,
+        turn_stop: &AtomicBool,
+    ) -> (Option<Searcher>, Option<SearchResult>, HitReport) {
+        let (depth_at_hit, ponder_ms) = {
+            let mut g = lock(&self.progress);
+            let ponder_ms = self.started.elapsed().as_millis() as u64;
+            let done_iter_ms = g.last.as_ref().map(|i| i.elapsed.as_millis() as u64);
+            let enough = done_iter_ms.is_some_and(|ms| ms >= plan.soft_ms);
+            if plan.instant || enough {
+                self.stop.store(true, Ordering::Relaxed);
+            } else if !plan.unlimited {
+                g.soft_ms = Some(plan.soft_ms);
+            }
+            (g.last.as_ref().map_or(0, |i| i.depth), ponder_ms)
+        };
+        let hard = if plan.unlimited {
+            u64::MAX
+        } else {
+            plan.hard_ms
+        };
+        let done = loop {
+            match self.rx.recv_timeout(POLL) {
+                Ok(d) => break Some(d),
+                Err(RecvTimeoutError::Timeout) => {
+                    if turn_stop.load(Ordering::Relaxed)
+                        || turn_start.elapsed().as_millis() as u64 >= hard
+                    {
+                        self.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break None,
+            }
+        };
+        self.join();
+        let (searcher, result) = match done {
+            Some(d) => (d.searcher, d.result),
+            None => (None, None),
+        };
+        let report = HitReport {
+            depth_at_hit,
+            ponder_ms,
+            depth: result.as_ref().map_or(0, |r| r.depth),
+            turn_ms: turn_start.elapsed().as_millis() as u64,
+        };
+        (searcher, result, report)
+    }
+
+    fn join(&mut self) {
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Ponder {
+    /// A ponder never outlives its session: stop and wait (end of input).
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.join();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::RuleSet;
+
+    fn board(text: &str, rules: RuleSet) -> Board {
+        Board::from_ascii(text, rules).unwrap()
+    }
+
+    const POS: &str = "\
+.........
+.........
+.........
+...XO....
+....X....
+.........
+.........
+.........
+.........
+";
+
+    #[test]
+    fn the_second_pv_move_is_the_prediction() {
+        let mut b = board(POS, RuleSet::default());
+        // White to move (3 stones): our move, then the predicted reply.
+        let ours = b.pos(5, 5).unwrap();
+        let reply = b.pos(3, 5).unwrap();
+        b.play(ours);
+        assert_eq!(target(&b, ours, &[ours, reply]), Target::Reply(reply));
+        assert_eq!(
+            target(&b, ours, &[ours, reply, b.pos(0, 0).unwrap()]),
+            Target::Reply(reply)
+        );
+    }
+
+    #[test]
+    fn unusable_pvs_ponder_with_the_opponent_to_move() {
+        let mut b = board(POS, RuleSet::default());
+        let ours = b.pos(5, 5).unwrap();
+        b.play(ours);
+        let free = b.pos(3, 5).unwrap();
+        let taken = b.pos(4, 4).unwrap();
+        // Too short, not starting with our move, or an occupied/off-board reply.
+        assert_eq!(target(&b, ours, &[]), Target::OpponentToMove);
+        assert_eq!(target(&b, ours, &[ours]), Target::OpponentToMove);
+        assert_eq!(target(&b, ours, &[free, ours]), Target::OpponentToMove);
+        assert_eq!(target(&b, ours, &[ours, taken]), Target::OpponentToMove);
+        assert_eq!(target(&b, ours, &[ours, ours]), Target::OpponentToMove);
+        assert_eq!(target(&b, ours, &[ours, Pos::NONE]), Target::OpponentToMove);
+    }
+
+    #[test]
+    fn no_pondering_once_the_game_is_over() {
+        // Our (Black's) move makes five: nothing to ponder.
+        let mut b = board(
+            "\
+.........
+XXXX.....
+OOOO.....
+.........
+.........
+.........
+.........
+.........
+.........
+",
+            RuleSet::default(),
+        );
+        let five = b.pos(4, 1).unwrap();
+        b.play(five);
+        let any = b.pos(7, 7).unwrap();
+        assert_eq!(target(&b, five, &[five, any]), Target::Nothing);
+        // A predicted reply that makes their five: ponder without it.
+        let mut b = board(
+            "\
+.........
+XXX.....X
+OOOO.....
+.........
+.........
+.........
+.........
+.........
+.........
+",
+            RuleSet::default(),
+        );
+        // 4 X, 4 O: Black (us) to move; White's reply at 4,2 makes five.
+        let ours = b.pos(8, 8).unwrap();
+        b.play(ours);
+        let their_five = b.pos(4, 2).unwrap();
+        assert_eq!(
+            target(&b, ours, &[ours, their_five]),
+            Target::OpponentToMove
+        );
+        let other = b.pos(6, 6).unwrap();
+        assert_eq!(target(&b, ours, &[ours, other]), Target::Reply(other));
+    }
+
+    #[test]
+    fn renju_forbidden_predictions_are_refused() {
+        // 4 X, 3 O: White (us) to move; then Black may not play the double
+        // three at 4,4 (row 4: 2,3,4; column 4: 2,3,4).
+        let rules = RuleSet::from_bits(4);
+        let mut b = board(
+            "\
+O.......O
+.........
+....X....
+....X....
+..XX.....
+.........
+.........
+.........
+O........
+",
+            rules,
+        );
+        let ours = b.pos(8, 8).unwrap();
+        b.play(ours);
+        let double_three = b.pos(4, 4).unwrap();
+        assert!(crate::game::rules::is_forbidden(&b, double_three));
+        assert_eq!(
+            target(&b, ours, &[ours, double_three]),
+            Target::OpponentToMove
+        );
+        // The same point is fine for Black under freestyle.
+        let mut b = board(
+            "\
+O.......O
+.........
+....X....
+....X....
+..XX.....
+.........
+.........
+.........
+O........
+",
+            RuleSet::default(),
+        );
+        b.play(ours);
+        assert_eq!(
+            target(&b, ours, &[ours, double_three]),
+            Target::Reply(double_three)
+        );
+    }
+}
