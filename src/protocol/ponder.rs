@@ -72,9 +72,9 @@ pub fn target(after: &Board, ours: Pos, pv: &[Pos]) -> Target {
 struct Progress {
     /// The last completed iteration (elapsed counts from the ponder start).
     last: Option<SearchInfo>,
-    /// Set on a hit: stop after the first iteration that ends past this
-    /// many ms of ponder time (the move's soft limit).
-    soft_ms: Option<u64>,
+    /// Set on a hit: the move's clock start and soft limit; stop after the
+    /// first iteration that ends past it on that clock.
+    soft: Option<(Instant, u64)>,
     /// The search has ended (by itself or stopped).
     finished: bool,
 }
@@ -169,8 +169,8 @@ impl Ponder {
                         info.nodes,
                         info.elapsed.as_millis()
                     );
-                    if let Some(soft) = g.soft_ms {
-                        if info.elapsed.as_millis() as u64 >= soft {
+                    if let Some((turn_start, soft_ms)) = g.soft {
+                        if turn_start.elapsed().as_millis() as u64 >= soft_ms {
                             thread_stop.store(true, Ordering::Relaxed);
                         }
                     }
@@ -256,14 +256,15 @@ impl Ponder {
         done.and_then(|d| d.searcher)
     }
 
-    /// A hit: let the search go on under this move's `plan` (which counts
-    /// from `turn_start`, when the move arrived) and return the searcher and
-    /// the result. Time already spent pondering counts as time spent on this
-    /// move's search: the search stops after the first iteration that ends
-    /// past the plan's soft limit on the ponder clock (at once if one already
-    /// did), and in any case at the hard limit on the move's clock or when
-    /// `turn_stop` (YXSTOP) is raised. A search that ended by itself (proven
-    /// result, depth or node limit) answers at once.
+    /// A hit: let the search go on under this move's `plan`, whose clock
+    /// starts at `turn_start` (when the move arrived), and return the
+    /// searcher and the result. As in a normal search, the first iteration
+    /// that ends past the soft limit stops it, and the hard limit or
+    /// `turn_stop` (YXSTOP) stops it at once; the head start from pondering
+    /// makes it deeper. It answers at once when the ponder search has ended
+    /// by itself (proven result, depth or node limit), or when it has
+    /// already completed an iteration later than the plan's hard limit on the
+    /// ponder clock: no search of this move could have gone deeper.
     pub fn finish_hit(
         mut self,
         plan: TimePlan,
@@ -274,11 +275,11 @@ impl Ponder {
             let mut g = lock(&self.progress);
             let ponder_ms = self.started.elapsed().as_millis() as u64;
             let done_iter_ms = g.last.as_ref().map(|i| i.elapsed.as_millis() as u64);
-            let enough = done_iter_ms.is_some_and(|ms| ms >= plan.soft_ms);
+            let enough = !plan.unlimited && done_iter_ms.is_some_and(|ms| ms >= plan.hard_ms);
             if plan.instant || enough {
                 self.stop.store(true, Ordering::Relaxed);
             } else if !plan.unlimited {
-                g.soft_ms = Some(plan.soft_ms);
+                g.soft = Some((turn_start, plan.soft_ms));
             }
             (g.last.as_ref().map_or(0, |i| i.depth), ponder_ms)
         };
@@ -291,15 +292,22 @@ impl Ponder {
             match self.rx.recv_timeout(POLL) {
                 Ok(d) => break Some(d),
                 Err(RecvTimeoutError::Timeout) => {
-                    if turn_stop.load(Ordering::Relaxed)
-                        || turn_start.elapsed().as_millis() as u64 >= hard
-                    {
-                        self.stop.store(true, Ordering::Relaxed);
+                    let due = turn_stop.load(Ordering::Relaxed)
+                        || turn_start.elapsed().as_millis() as u64 >= hard;
+                    if due && !self.stop.swap(true, Ordering::Relaxed) {
+                        log::debug!(
+                            "ponder hit: stopped at {} ms",
+                            turn_start.elapsed().as_millis()
+                        );
                     }
                 }
                 Err(RecvTimeoutError::Disconnected) => break None,
             }
         };
+        log::debug!(
+            "ponder hit: search ended at {} ms",
+            turn_start.elapsed().as_millis()
+        );
         self.join();
         let (searcher, result) = match done {
             Some(d) => (d.searcher, d.result),
