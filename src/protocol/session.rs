@@ -475,7 +475,10 @@ impl Session {
                 Some((x, y)) => format!("ponder miss: predicted {x},{y} (depth {depth})"),
                 None => format!("ponder miss: no prediction (depth {depth})"),
             };
-            log::info!("{text}");
+            log::info!(
+                "{text}, stopped {} ms after the move arrived",
+                ctx.received.elapsed().as_millis()
+            );
             out(Response::Message(text));
             return None;
         }
@@ -530,12 +533,10 @@ impl Session {
                 let b = self.board.as_mut().expect("board checked above");
                 b.play(c.mv);
                 let (x, y) = b.xy(c.mv);
+                // Timed before answering: a manager may suspend us right after.
+                let ms = ctx.received.elapsed().as_millis();
                 out(Response::Move(x, y));
-                log::info!(
-                    "move {x},{y} depth {} in {} ms",
-                    c.depth,
-                    ctx.received.elapsed().as_millis()
-                );
+                log::info!("move {x},{y} depth {} in {ms} ms", c.depth);
                 if self.settings.ponder_enabled() {
                     self.start_ponder(c.mv, &c.pv);
                 }
