@@ -1,7 +1,8 @@
 //! Pondering: thinking on the opponent's time. After we answer a move, the
 //! session may hand its `Searcher` to a background thread that searches the
 //! position after the reply we predict (the second move of our principal
-//! variation) with an unlimited request and its own stop flag. This file owns
+//! variation; when the PV has none, the best move of a short search of the
+//! opponent's position) with an unlimited request and its own stop flag. This file owns
 //! that thread, the prediction and what happens when the opponent's move
 //! arrives: on a *hit* (the position is the one being searched) the running
 //! search goes on under the new move's time plan; on anything else it is
@@ -37,8 +38,9 @@ const POLL: Duration = Duration::from_millis(2);
 pub enum Target {
     /// The opponent's predicted reply; we search the position after it.
     Reply(Pos),
-    /// No usable prediction: search the position with the opponent to move
-    /// (no hit is possible, but the table gets warm).
+    /// No usable prediction from the PV: a short search of the position
+    /// with the opponent to move guesses the reply; failing that, the
+    /// opponent's position is searched (no hit possible, the table warms).
     OpponentToMove,
     /// The game is over (or the board full): nothing to think about.
     Nothing,
@@ -55,21 +57,56 @@ pub fn target(after: &Board, ours: Pos, pv: &[Pos]) -> Target {
         [first, reply, ..] if *first == ours => *reply,
         _ => return Target::OpponentToMove,
     };
+    if usable_reply(after, reply) {
+        Target::Reply(reply)
+    } else {
+        Target::OpponentToMove
+    }
+}
+
+/// May the opponent play `reply` on `after`, leaving us a move to think
+/// about (a reply that ends the game leaves none)?
+fn usable_reply(after: &Board, reply: Pos) -> bool {
     if !is_legal(after, reply) {
-        return Target::OpponentToMove;
+        return false;
     }
     let mut next = after.clone();
     next.play(reply);
-    if next.is_full() || finished(&next).is_some() {
-        // Their predicted reply ends the game: no move of ours to prepare.
-        return Target::OpponentToMove;
+    !(next.is_full() || finished(&next).is_some())
+}
+
+/// Node budget of the short search that guesses the reply when the PV has
+/// none (some 0.1 s; it also warms the table for the opponent's position).
+pub const GUESS_NODES: u64 = 30_000;
+
+/// The opponent's best move on `after` by a short search, if usable.
+fn guess_reply(
+    searcher: &mut Searcher,
+    after: &Board,
+    stop: &Arc<AtomicBool>,
+    max_nodes: Option<u64>,
+) -> Option<Pos> {
+    let req = SearchRequest {
+        limits: Limits {
+            max_depth: Some(PONDER_MAX_DEPTH),
+            max_nodes: Some(max_nodes.map_or(GUESS_NODES, |n| n.min(GUESS_NODES))),
+            ..Limits::default()
+        },
+        stop: stop.clone(),
+        multipv: 1,
+    };
+    let r = searcher.search(&mut after.clone(), &req, &mut |_: &SearchInfo| {});
+    if stop.load(Ordering::Relaxed) {
+        return None;
     }
-    Target::Reply(reply)
+    usable_reply(after, r.best).then_some(r.best)
 }
 
 /// What the ponder thread shares with the session.
 #[derive(Default)]
 struct Progress {
+    /// The predicted reply and the position after it, once known.
+    target: Option<(Board, Pos)>,
     /// The last completed iteration (elapsed counts from the ponder start).
     last: Option<SearchInfo>,
     /// Set on a hit: the move's clock start and soft limit; stop after the
@@ -87,6 +124,7 @@ fn lock(m: &Mutex<Progress>) -> MutexGuard<'_, Progress> {
 struct Done {
     /// None when the search panicked (the session builds a new searcher).
     searcher: Option<Searcher>,
+    /// None when stopped while guessing the reply.
     result: Option<SearchResult>,
 }
 
@@ -105,10 +143,6 @@ pub struct HitReport {
 
 /// A running ponder search.
 pub struct Ponder {
-    /// The position being searched.
-    board: Board,
-    /// Our predicted reply (None: pondering with the opponent to move).
-    predicted: Option<Pos>,
     stop: Arc<AtomicBool>,
     progress: Arc<Mutex<Progress>>,
     rx: Receiver<Done>,
@@ -131,36 +165,47 @@ impl Ponder {
         max_nodes: Option<u64>,
     ) -> Option<Ponder> {
         let mut board = after.clone();
-        let predicted = match target {
+        let mut progress = Progress::default();
+        let guess = match target {
             Target::Nothing => return None,
-            Target::OpponentToMove => None,
+            Target::OpponentToMove => true,
             Target::Reply(p) => {
                 board.play(p);
-                Some(p)
+                progress.target = Some((board.clone(), p));
+                false
             }
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let progress = Arc::new(Mutex::new(Progress::default()));
+        let progress = Arc::new(Mutex::new(progress));
         let (tx, rx) = channel();
         let started = Instant::now();
-        let req = SearchRequest {
-            limits: Limits {
-                turn_ms: None,
-                match_ms: None,
-                time_left_ms: None,
-                max_depth: Some(max_depth.unwrap_or(PONDER_MAX_DEPTH)),
-                max_nodes,
-                start: started,
-            },
-            stop: stop.clone(),
-            multipv: 1,
-        };
         let (thread_progress, thread_stop) = (progress.clone(), stop.clone());
-        let mut copy = board.clone();
         let mut searcher = slot.take()?;
         let spawned = thread::Builder::new().name("ponder".into()).spawn(move || {
             let result = catch_unwind(AssertUnwindSafe(|| {
-                searcher.search(&mut copy, &req, &mut |info: &SearchInfo| {
+                if guess {
+                    let reply = guess_reply(&mut searcher, &board, &thread_stop, max_nodes);
+                    if thread_stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    if let Some(p) = reply {
+                        board.play(p);
+                        lock(&thread_progress).target = Some((board.clone(), p));
+                    }
+                }
+                let req = SearchRequest {
+                    limits: Limits {
+                        turn_ms: None,
+                        match_ms: None,
+                        time_left_ms: None,
+                        max_depth: Some(max_depth.unwrap_or(PONDER_MAX_DEPTH)),
+                        max_nodes,
+                        start: Instant::now(),
+                    },
+                    stop: thread_stop.clone(),
+                    multipv: 1,
+                };
+                let r = searcher.search(&mut board, &req, &mut |info: &SearchInfo| {
                     let mut g = lock(&thread_progress);
                     log::debug!(
                         "ponder depth {} score {} nodes {} time {} ms",
@@ -175,12 +220,13 @@ impl Ponder {
                         }
                     }
                     g.last = Some(info.clone());
-                })
+                });
+                Some(r)
             }));
             let done = match result {
                 Ok(r) => Done {
                     searcher: Some(searcher),
-                    result: Some(r),
+                    result: r,
                 },
                 Err(_) => {
                     log::error!("ponder search panicked");
@@ -195,8 +241,6 @@ impl Ponder {
         });
         match spawned {
             Ok(handle) => Some(Ponder {
-                board,
-                predicted,
                 stop,
                 progress,
                 rx,
@@ -210,21 +254,25 @@ impl Ponder {
         }
     }
 
-    /// The reply we predicted (None: pondering with the opponent to move).
+    /// The reply we predicted (None: none yet, or pondering with the
+    /// opponent to move).
     pub fn predicted(&self) -> Option<Pos> {
-        self.predicted
+        lock(&self.progress).target.as_ref().map(|t| t.1)
     }
 
     /// Is the ponder search looking at exactly `board` (same stones, same
     /// side to move, same rules), with a predicted reply that led there?
     pub fn is_hit(&self, board: &Board) -> bool {
-        self.predicted.is_some()
-            && board.hash() == self.board.hash()
-            && board.stone_count() == self.board.stone_count()
-            && board.to_move() == self.board.to_move()
-            && board.rules() == self.board.rules()
-            && board.width() == self.board.width()
-            && board.height() == self.board.height()
+        let g = lock(&self.progress);
+        let Some((b, _)) = &g.target else {
+            return false;
+        };
+        board.hash() == b.hash()
+            && board.stone_count() == b.stone_count()
+            && board.to_move() == b.to_move()
+            && board.rules() == b.rules()
+            && board.width() == b.width()
+            && board.height() == b.height()
     }
 
     /// Depth completed so far (0: not one iteration yet).
@@ -235,9 +283,9 @@ impl Ponder {
     /// One line for YXSHOWINFO: what is pondered and how far it got.
     pub fn describe(&self) -> String {
         let g = lock(&self.progress);
-        let what = match self.predicted {
-            Some(p) => {
-                let (x, y) = self.board.xy(p);
+        let what = match &g.target {
+            Some((b, p)) => {
+                let (x, y) = b.xy(*p);
                 format!("{x},{y}")
             }
             None => "opponent to move".into(),

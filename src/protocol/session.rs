@@ -1161,6 +1161,53 @@ mod tests {
     }
 
     #[test]
+    fn a_forced_answer_without_a_pv_reply_still_predicts_one() {
+        let mut s = small();
+        run(&mut s, "INFO timeout_turn 300");
+        run(&mut s, "INFO pondering 1");
+        run(&mut s, "START 15");
+        // The opponent's four on row 7 is blocked at 2,7: we must take 7,7,
+        // a forced move whose PV has no reply in it.
+        use Field::*;
+        let out = s.handle_vec(Command::Board {
+            analysis: false,
+            stones: stones(&[
+                (3, 7, Opponent),
+                (4, 7, Opponent),
+                (5, 7, Opponent),
+                (6, 7, Opponent),
+                (2, 7, Own),
+                (10, 10, Own),
+                (11, 3, Own),
+            ]),
+        });
+        assert_eq!(out.last().map(|r| r.to_string()), Some("7,7".into()));
+        let pv = last_pv(&out.iter().map(|r| r.to_string()).collect::<Vec<_>>());
+        assert_eq!(pv, vec!["7,7".to_string()]);
+        // The ponder search guesses the reply, then searches after it.
+        let t = Instant::now();
+        let line = loop {
+            let (msgs, _) = run_all(&mut s, "YXSHOWINFO");
+            let line = msgs
+                .into_iter()
+                .find(|m| m.starts_with("MESSAGE ponder"))
+                .expect("pondering");
+            if !line.contains("depth 0") {
+                break line;
+            }
+            assert!(t.elapsed().as_secs() < 60, "{line}");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        let reply = line.split_whitespace().nth(2).unwrap().to_string();
+        assert!(reply.contains(','), "a predicted reply, not {line}");
+        let (msgs, _) = run_all(&mut s, &format!("TURN {reply}"));
+        assert!(
+            msgs.iter().any(|m| m.starts_with("MESSAGE ponder hit")),
+            "{msgs:?}"
+        );
+    }
+
+    #[test]
     fn memory_budget() {
         let mut st = Settings::default();
         assert_eq!(st.memory_budget(), DEFAULT_MEMORY);
