@@ -2,9 +2,9 @@
 //! session may hand its `Searcher` to a background thread that searches the
 //! position after the reply we predict (the second move of our principal
 //! variation; when the PV has none, the best move of a short search of the
-//! opponent's position) with an unlimited request and its own stop flag. This file owns
-//! that thread, the prediction and what happens when the opponent's move
-//! arrives: on a *hit* (the position is the one being searched) the running
+//! opponent's position) with an unlimited request and its own stop flag.
+//! This file owns that thread, the prediction and what happens when the
+//! opponent's move arrives: on a *hit* (the position is the one being searched) the running
 //! search goes on under the new move's time plan; on anything else it is
 //! stopped and the searcher (with its warm transposition table) comes back.
 //!
@@ -107,7 +107,8 @@ fn guess_reply(
 struct Progress {
     /// The predicted reply and the position after it, once known.
     target: Option<(Board, Pos)>,
-    /// The last completed iteration (elapsed counts from the ponder start).
+    /// The last completed iteration of the search after the predicted reply
+    /// (elapsed counts from that search's start).
     last: Option<SearchInfo>,
     /// Set on a hit: the move's clock start and soft limit; stop after the
     /// first iteration that ends past it on that clock.
