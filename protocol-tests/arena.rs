@@ -381,7 +381,12 @@ fn sprt_stops_once_decided() {
     ]);
     let games = json_int(&r.json, "games");
     // One game at a time: none starts after the decision.
-    assert_eq!(games, 10, "{}", r.stdout);
+    assert_eq!(
+        games as u64,
+        sente::arena::stats::SPRT_MIN_GAMES,
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("H1 accepted"), "{}", r.stdout);
 }
 

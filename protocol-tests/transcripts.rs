@@ -16,8 +16,10 @@
 //!   move; `< ~error` / `< ~unknown`: an ERROR / UNKNOWN line; `< ~prefix T`:
 //!   a line starting with T; `< ~message`: the next line, not skipped, is a
 //!   MESSAGE; `< ~silent`: nothing was answered (checked by sending ABOUT
-//!   and expecting its answer next); `< ~exit`: the process exits with
-//!   status 0.
+//!   and expecting its answer next); `< ~hasmessage T` / `< ~nomessage T`:
+//!   among everything printed until ABOUT (sent now) is answered, some / no
+//!   MESSAGE line contains T (other lines are ignored); `< ~exit`: the
+//!   process exits with status 0.
 //! - `#` starts a comment line.
 
 #[path = "harness/mod.rs"]
@@ -297,6 +299,24 @@ fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(),
                 Ok(())
             } else {
                 Err(format!("expected no answer, got '{got}'"))
+            }
+        }
+        "hasmessage" | "nomessage" => {
+            e.send("ABOUT")?;
+            let mut found = None;
+            loop {
+                let l = e.recv(to)?;
+                if l.starts_with("name=\"Sente\"") {
+                    break;
+                }
+                if l.starts_with("MESSAGE") && l.contains(arg) && found.is_none() {
+                    found = Some(l);
+                }
+            }
+            match (name == "hasmessage", found) {
+                (true, None) => Err(format!("no MESSAGE line containing '{arg}'")),
+                (false, Some(l)) => Err(format!("unexpected '{l}'")),
+                _ => Ok(()),
             }
         }
         "exit" => {

@@ -33,16 +33,9 @@ NEW=$2
 shift 2
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${SHARED:-}" ]; then
-  # The shared/ folder beside the repository root (or beside an ancestor,
-  # for worktrees nested deeper).
-  SHARED=$REPO/../shared
-  dir=$REPO
-  while [ "$dir" != / ]; do
-    if [ -d "$dir/../shared/openings" ]; then SHARED=$(cd "$dir/../shared" && pwd); break; fi
-    dir=$(dirname "$dir")
-  done
-fi
+# shellcheck source=scripts/common.sh
+. "$REPO/scripts/common.sh"
+SHARED=${SHARED:-$(find_shared "$REPO")}
 RULE=${RULE:-0}
 SIZE=${SIZE:-15}
 TURN=${TURN:-200}
@@ -57,13 +50,7 @@ CONCURRENCY=${CONCURRENCY:-1}
 BIN=${BIN:-pbrain-sente}
 BIN_ARGS=${BIN_ARGS:-}
 
-case "$RULE" in
-  0|freestyle) RULE_NAME=freestyle ;;
-  1|standard) RULE_NAME=standard ;;
-  4|renju) RULE_NAME=renju ;;
-  8|caro) RULE_NAME=caro ;;
-  *) echo "sprt.sh: unknown RULE $RULE" >&2; exit 2 ;;
-esac
+RULE_NAME=$(rule_name "$RULE") || { echo "sprt.sh: unknown RULE $RULE" >&2; exit 2; }
 OPENINGS=${OPENINGS:-$SHARED/openings/$RULE_NAME$SIZE.txt}
 if [ ! -f "$OPENINGS" ]; then
   echo "sprt.sh: no opening file $OPENINGS (set SHARED or OPENINGS)" >&2
@@ -77,25 +64,13 @@ JSON=${JSON:-$PWD/sprt-${base_rev:0:8}-${new_rev:0:8}.json}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/sente-sprt.XXXXXX")
 TARGET_DIR=${TARGET_DIR:-$WORK/target}
 cleanup() {
-  for side in base new; do
-    if [ -d "$WORK/$side" ]; then
-      git -C "$REPO" worktree remove --force "$WORK/$side" >/dev/null 2>&1 || true
-    fi
-  done
-  git -C "$REPO" worktree prune >/dev/null 2>&1 || true
+  remove_worktrees "$REPO" "$WORK" base new
   if [ "${KEEP:-0}" != 1 ]; then rm -rf "$WORK"; else echo "kept $WORK" >&2; fi
 }
 trap cleanup EXIT
 
-build() { # side revision
-  local side=$1 rev=$2
-  echo "== building $side at $rev" >&2
-  git -C "$REPO" worktree add --detach --quiet "$WORK/$side" "$rev"
-  (cd "$WORK/$side" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --release --quiet --bin "$BIN")
-  cp "$TARGET_DIR/release/$BIN" "$WORK/pbrain-$side"
-}
-build base "$base_rev"
-build new "$new_rev"
+build_rev "$REPO" "$WORK" base "$base_rev" "$TARGET_DIR" "$BIN"
+build_rev "$REPO" "$WORK" new "$new_rev" "$TARGET_DIR" "$BIN"
 
 echo "== building sente-arena from the current checkout" >&2
 (cd "$REPO" && cargo build --release --quiet --bin sente-arena)

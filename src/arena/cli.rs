@@ -29,7 +29,8 @@ usage: sente-arena --engine1 CMD --engine2 CMD [options]
   --concurrency N   games in parallel [1]
   --records DIR     write games.txt and one PSQ file per game
   --json FILE       write {games, wins1, wins2, draws, score1, elo, elo_95, terminations}
-  --ponder          do not suspend the engine that is not on move
+  --ponder          do not suspend the engine that is not on move, and send it
+                    INFO pondering 1
   --sprt E0,E1      sequential test of elo E0 against E1; stops when decided
   --alpha A, --beta B   SPRT error rates [0.05, 0.05]
   --seed S          shuffle the opening order with this seed (fake engines: move seed)

@@ -8,7 +8,7 @@
 use std::io::{BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -19,8 +19,10 @@ const MAX_LINE: usize = 64 * 1024;
 /// How often a wait looks at the process and its memory.
 const POLL: Duration = Duration::from_millis(100);
 
+/// What the reader thread saw; a line carries the moment it was read, so a
+/// busy referee judges an answer by when it came, not by when it looked.
 enum Event {
-    Line(String),
+    Line(String, Instant),
     Eof,
 }
 
@@ -128,7 +130,7 @@ impl Engine {
                             if !line.is_empty() {
                                 let s = String::from_utf8_lossy(&line).into_owned();
                                 line.clear();
-                                if tx.send(Event::Line(s)).is_err() {
+                                if tx.send(Event::Line(s, Instant::now())).is_err() {
                                     return;
                                 }
                             }
@@ -138,7 +140,8 @@ impl Engine {
                     }
                 }
                 if !line.is_empty() {
-                    let _ = tx.send(Event::Line(String::from_utf8_lossy(&line).into_owned()));
+                    let s = String::from_utf8_lossy(&line).into_owned();
+                    let _ = tx.send(Event::Line(s, Instant::now()));
                 }
                 let _ = tx.send(Event::Eof);
             })
@@ -214,23 +217,49 @@ impl Engine {
         }
     }
 
-    /// Wait up to `limit` for the next meaningful line. MESSAGE lines are
-    /// kept, DEBUG lines logged, both skipped. `memory_limit` (0 = none) is checked while waiting.
-    fn next_line(&mut self, deadline: Instant, memory_limit: u64) -> Result<String, Failure> {
+    /// Wait until `deadline` for the next meaningful line; returns it with
+    /// the moment it was read. MESSAGE lines are kept, DEBUG lines logged,
+    /// both skipped. Lines read before the deadline count even when this
+    /// thread only gets to them later (a busy machine). `memory_limit`
+    /// (0 = none) is checked while waiting.
+    fn next_line(
+        &mut self,
+        deadline: Instant,
+        memory_limit: u64,
+    ) -> Result<(String, Instant), Failure> {
         let mut next_sample = Instant::now() + POLL;
         loop {
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(Failure::Timeout);
-            }
-            if self.eof {
-                return Err(Failure::Crash(
-                    self.exited().unwrap_or_else(|| "closed its output".into()),
-                ));
-            }
-            let wait = (deadline - now).min(POLL);
-            match self.rx.recv_timeout(wait) {
-                Ok(Event::Line(l)) => {
+            let event = match self.rx.try_recv() {
+                Ok(ev) => Some(ev),
+                Err(TryRecvError::Disconnected) => {
+                    self.eof = true;
+                    None
+                }
+                Err(TryRecvError::Empty) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return Err(Failure::Timeout);
+                    }
+                    if self.eof {
+                        return Err(Failure::Crash(
+                            self.exited().unwrap_or_else(|| "closed its output".into()),
+                        ));
+                    }
+                    match self.rx.recv_timeout((deadline - now).min(POLL)) {
+                        Ok(ev) => Some(ev),
+                        Err(RecvTimeoutError::Disconnected) => {
+                            self.eof = true;
+                            None
+                        }
+                        Err(RecvTimeoutError::Timeout) => None,
+                    }
+                }
+            };
+            match event {
+                Some(Event::Line(l, at)) => {
+                    if at >= deadline {
+                        return Err(Failure::Timeout);
+                    }
                     log::debug!("{} -> {l}", self.name);
                     let t = l.trim();
                     let head = t
@@ -246,19 +275,22 @@ impl Engine {
                             self.messages.push(t.to_string());
                         }
                         "DEBUG" => log::debug!("{}: {t}", self.name),
-                        _ => return Ok(t.to_string()),
+                        _ => return Ok((t.to_string(), at)),
                     }
+                    continue;
                 }
-                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => self.eof = true,
-                Err(RecvTimeoutError::Timeout) => {}
+                Some(Event::Eof) => self.eof = true,
+                None => {}
             }
             if Instant::now() >= next_sample {
                 next_sample = Instant::now() + POLL;
                 if let Some(why) = self.exited() {
                     // Drain what it wrote before dying.
-                    if let Ok(Event::Line(l)) = self.rx.try_recv() {
-                        if parse_move(&l).is_some() || l.trim().eq_ignore_ascii_case("OK") {
-                            return Ok(l.trim().to_string());
+                    if let Ok(Event::Line(l, at)) = self.rx.try_recv() {
+                        if at < deadline
+                            && (parse_move(&l).is_some() || l.trim().eq_ignore_ascii_case("OK"))
+                        {
+                            return Ok((l.trim().to_string(), at));
                         }
                     }
                     return Err(Failure::Crash(why));
@@ -276,7 +308,7 @@ impl Engine {
     pub fn drain(&mut self) {
         while let Ok(ev) = self.rx.try_recv() {
             match ev {
-                Event::Line(l) => {
+                Event::Line(l, _) => {
                     let head = l
                         .split_whitespace()
                         .next()
@@ -296,7 +328,7 @@ impl Engine {
     /// Wait for `OK` after START (anything else is a refusal).
     pub fn wait_ok(&mut self, limit: Duration) -> Result<(), Failure> {
         let deadline = Instant::now() + limit;
-        let l = self.next_line(deadline, 0)?;
+        let (l, _) = self.next_line(deadline, 0)?;
         if l.eq_ignore_ascii_case("OK") {
             Ok(())
         } else {
@@ -313,12 +345,12 @@ impl Engine {
         let deadline = start + limit;
         let r = loop {
             match self.next_line(deadline, memory_limit) {
-                Ok(l) => {
+                Ok((l, at)) => {
                     if let Some((x, y)) = parse_move(&l) {
                         break Ok(Answer {
                             x,
                             y,
-                            elapsed: start.elapsed(),
+                            elapsed: at.saturating_duration_since(start),
                         });
                     }
                     let upper = l.to_ascii_uppercase();
@@ -430,6 +462,23 @@ mod tests {
             .and_then(|s| s.split_whitespace().next())
             .unwrap_or("")
             .to_string()
+    }
+
+    #[test]
+    fn an_answer_read_in_time_counts_even_when_the_referee_looks_late() {
+        // `cat` answers at once; the referee only gets to its queue after
+        // the deadline (a busy machine). The line was read in time: no loss.
+        let mut e = Engine::spawn("cat", "cat", false, false).unwrap();
+        let deadline = Instant::now() + Duration::from_millis(2_000);
+        e.send("5,6").unwrap();
+        // Wait until the reader thread has surely read it, then past the deadline.
+        std::thread::sleep(Duration::from_millis(2_300));
+        let (l, at) = e.next_line(deadline, 0).unwrap();
+        assert_eq!(l, "5,6");
+        assert!(at < deadline);
+        // Nothing more within a deadline already gone: a timeout.
+        assert_eq!(e.next_line(deadline, 0), Err(Failure::Timeout));
+        e.quit(Duration::from_millis(100));
     }
 
     #[test]

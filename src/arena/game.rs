@@ -107,6 +107,10 @@ fn start_engine(cfg: &GameConfig, cmd: &str, name: &str) -> Result<Engine, (Term
         e.send(&format!("INFO timeout_match {}", cfg.match_ms))?;
         e.send(&format!("INFO max_memory {}", cfg.memory))?;
         e.send("INFO game_type 1")?;
+        if cfg.ponder {
+            // Not suspended between moves: let it think on our time.
+            e.send("INFO pondering 1")?;
+        }
         e.send(&format!("INFO rule {}", cfg.rules.bits()))?;
         if let Some(f) = &cfg.folder {
             e.send(&format!("INFO folder {f}"))?;

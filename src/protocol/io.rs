@@ -1,7 +1,9 @@
 //! The protocol loop's threads and pipes: a reader thread turning stdin bytes
 //! into lines, a controller (the calling thread) that parses them and acts
 //! at once on END and YXSTOP/STOP, a worker thread that owns the `Session`
-//! and searches, and one writer that prints a line and flushes.
+//! and searches (and may leave a ponder search running between commands:
+//! the session stops it when the next command needs it, and at end of
+//! input), and one writer that prints a line and flushes.
 //!
 //! Lines end with LF, CR LF or CR. A line longer than `MAX_LINE` bytes is
 //! skipped to its end and reported as an error; bytes that are not UTF-8 make
@@ -194,7 +196,15 @@ fn control(in_rx: Receiver<Input>, job_tx: Sender<Job>) {
                 }
                 Ok(Command::Stop) => {
                     stop_all(&mut live);
-                    continue;
+                    // The session hears it too, in order, to stop a ponder
+                    // search (it answers nothing).
+                    Job::Run(
+                        Command::Stop,
+                        Ctx {
+                            stop: Arc::new(AtomicBool::new(true)),
+                            received,
+                        },
+                    )
                 }
                 Ok(cmd) => {
                     live.retain(|f| Arc::strong_count(f) > 1);

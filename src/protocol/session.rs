@@ -2,6 +2,12 @@
 //! board, the manager's settings (rule, time limits, memory) and the
 //! searcher, and turns each `Command` into `Response` lines.
 //!
+//! With pondering on (`INFO pondering 1`, or `INFO game_type 0` unless
+//! pondering was set to 0) the searcher moves to a `Ponder` thread after each
+//! answer; every command that needs the searcher or changes the board takes
+//! it back first, and a TURN onto the predicted position finishes that search
+//! instead of starting a new one (see `ponder`).
+//!
 //! Invariants kept here: every move we send is legal (on the board, empty,
 //! and not forbidden to Black under renju) whatever the searcher returns; a
 //! command answered with `ERROR` leaves the state as it was (a TURN whose
@@ -15,6 +21,7 @@ use std::time::Instant;
 
 use super::command::{BoardStone, Command, Field, Info};
 use super::legal::{fallback_move, finished, is_legal};
+use super::ponder::{self, Ponder};
 use super::response::Response;
 use super::swap2;
 use crate::game::board::EMPTY;
@@ -22,7 +29,7 @@ use crate::game::pattern;
 use crate::game::rules::{forbidden_points, is_forbidden, is_win};
 use crate::game::{Board, Pos};
 use crate::search::{
-    tt_bytes_for, Limits, SearchInfo, SearchOptions, SearchRequest, SearchResult, Searcher,
+    time, tt_bytes_for, Limits, SearchInfo, SearchOptions, SearchRequest, SearchResult, Searcher,
     DEFAULT_MEMORY,
 };
 use crate::types::{score_text, Color, Rule, RuleSet, Score};
@@ -45,12 +52,14 @@ pub struct Settings {
     pub time_left: Option<i64>,
     /// Bytes; 0 means no limit given.
     pub max_memory: u64,
-    pub game_type: i64,
+    /// `INFO game_type` (None: not given).
+    pub game_type: Option<i64>,
     pub folder: Option<String>,
     pub thread_num: i64,
     pub max_depth: Option<u32>,
     pub max_nodes: Option<u64>,
-    pub pondering: bool,
+    /// `INFO pondering` (None: not given, then game_type 0 decides).
+    pub pondering: Option<bool>,
     pub caution_factor: i64,
     pub strength: i64,
 }
@@ -64,6 +73,13 @@ impl Settings {
         } else {
             usize::try_from(self.max_memory).unwrap_or(usize::MAX)
         }
+    }
+
+    /// Think on the opponent's time? When asked (`INFO pondering 1`), or
+    /// against a human (`INFO game_type 0`) unless pondering was set to 0.
+    /// Off by default: tournament managers suspend the brain anyway.
+    pub fn ponder_enabled(&self) -> bool {
+        self.pondering.unwrap_or(self.game_type == Some(0))
     }
 }
 
@@ -92,6 +108,47 @@ pub struct Session {
     searcher_bytes: usize,
     /// Search switches from the command line (A/B matches); defaults otherwise.
     options: SearchOptions,
+    /// The search running on the opponent's time; it holds the searcher
+    /// (`searcher` is None meanwhile).
+    ponder: Option<Ponder>,
+}
+
+/// A move chosen by a search, checked legal.
+struct Chosen {
+    mv: Pos,
+    score: Score,
+    pv: Vec<Pos>,
+    depth: u32,
+}
+
+/// Commands during which a ponder search may go on: they neither need the
+/// searcher nor change the board. TURN and BOARD keep it too: they end in
+/// `answer_move`, which decides between a hit and a miss.
+fn keeps_ponder(cmd: &Command) -> bool {
+    match cmd {
+        Command::About
+        | Command::ShowInfo
+        | Command::ShowForbid
+        | Command::Turn(..)
+        | Command::Board {
+            analysis: false, ..
+        } => true,
+        Command::Info(i) => {
+            matches!(
+                i,
+                Info::TimeoutTurn(_)
+                    | Info::TimeoutMatch(_)
+                    | Info::TimeLeft(_)
+                    | Info::GameType(_)
+                    | Info::Folder(_)
+                    | Info::Evaluate(..)
+                    | Info::CautionFactor(_)
+                    | Info::Strength(_)
+                    | Info::Unknown(_)
+            ) || matches!(i, Info::Pondering(v) if *v != 0)
+        }
+        _ => false,
+    }
 }
 
 impl Default for Session {
@@ -121,6 +178,7 @@ impl Session {
             searcher: None,
             searcher_bytes: 0,
             options,
+            ponder: None,
         }
     }
 
@@ -142,6 +200,30 @@ impl Session {
     /// Handle one command; answers (including MESSAGE lines while
     /// searching) go to `out` as they are produced.
     pub fn handle(&mut self, cmd: Command, ctx: &Ctx, out: Out) {
+        if self.ponder.is_some() && !keeps_ponder(&cmd) {
+            self.stop_ponder();
+        }
+        self.dispatch(cmd, ctx, out);
+        if self.ponder.is_some() && !self.settings.ponder_enabled() {
+            self.stop_ponder();
+        }
+    }
+
+    /// Is a ponder search running (for tests)?
+    pub fn pondering(&self) -> bool {
+        self.ponder.is_some()
+    }
+
+    /// Stop the ponder search, if any, and take the searcher back (a
+    /// searcher lost to a panic is rebuilt by `prepare`).
+    fn stop_ponder(&mut self) {
+        if let Some(p) = self.ponder.take() {
+            log::debug!("ponder stopped at depth {}", p.depth());
+            self.searcher = p.stop();
+        }
+    }
+
+    fn dispatch(&mut self, cmd: Command, ctx: &Ctx, out: Out) {
         match cmd {
             Command::Start(n) => self.start(n, n, out),
             Command::RectStart(w, h) => self.start(w, h, out),
@@ -189,6 +271,11 @@ impl Session {
                     pattern::tables_ready()
                 )));
                 out(Response::Message("INFO MAX_THREAD_NUM 1".into()));
+                if let Some(p) = &self.ponder {
+                    out(Response::Message(p.describe()));
+                } else if s.ponder_enabled() {
+                    out(Response::Message("ponder idle".into()));
+                }
                 out(Response::Message(format!(
                     "INFO MAX_HASH_SIZE {}",
                     tt_bytes_for(s.memory_budget()) >> 20
@@ -206,6 +293,7 @@ impl Session {
     /// pay for it. Called on START and INFO rule/max_memory, and before
     /// every search.
     pub fn prepare(&mut self) {
+        self.stop_ponder();
         let bytes = self.settings.memory_budget();
         if self.searcher.is_none() || self.searcher_bytes != bytes {
             self.searcher = None; // free the old tables first
@@ -250,7 +338,7 @@ impl Session {
                     self.prepare();
                 }
             }
-            Info::GameType(v) => s.game_type = v,
+            Info::GameType(v) => s.game_type = Some(v),
             Info::Rule(v) => match u32::try_from(v) {
                 Ok(bits) => {
                     s.rules = RuleSet::from_bits(bits);
@@ -266,7 +354,7 @@ impl Session {
             Info::ThreadNum(v) => s.thread_num = v,
             Info::MaxDepth(v) => s.max_depth = u32::try_from(v).ok().filter(|&d| d > 0),
             Info::MaxNode(v) => s.max_nodes = nonneg(v).filter(|&n| n > 0),
-            Info::Pondering(v) => s.pondering = v != 0,
+            Info::Pondering(v) => s.pondering = Some(v != 0),
             Info::CautionFactor(v) => s.caution_factor = v,
             Info::Strength(v) => s.strength = v,
             Info::Unknown(k) => log::debug!("INFO {k}: unknown key ignored"),
@@ -327,6 +415,18 @@ impl Session {
         ctx: &Ctx,
         out: Out,
     ) -> Result<(Pos, Score), String> {
+        self.search_move(board, limits, ctx, out)
+            .map(|c| (c.mv, c.score))
+    }
+
+    /// `best_move` with the principal variation and depth.
+    fn search_move(
+        &mut self,
+        board: &Board,
+        limits: Limits,
+        ctx: &Ctx,
+        out: Out,
+    ) -> Result<Chosen, String> {
         if board.is_full() {
             return Err("board is full: the game is a draw".into());
         }
@@ -336,20 +436,86 @@ impl Session {
         }
         let result = self.think(board, limits, 1, ctx, out);
         if let Some(r) = &result {
-            let candidates = std::iter::once(r.best)
-                .chain(r.ranked.iter().map(|&(p, _)| p))
-                .chain(r.pv.first().copied());
-            for p in candidates {
-                if is_legal(board, p) {
-                    return Ok((p, r.score));
-                }
+            if let Some(c) = legal_choice(board, r) {
+                return Ok(c);
             }
             log::warn!("search returned no legal move ({:?}); falling back", r.best);
         }
         match fallback_move(board) {
-            Some(p) => Ok((p, 0)),
+            Some(p) => Ok(Chosen {
+                mv: p,
+                score: 0,
+                pv: vec![p],
+                depth: 0,
+            }),
             None => Err("no legal move left".into()),
         }
+    }
+
+    /// On a ponder hit (the board is the position the ponder search is
+    /// looking at), finish that search under this move's time plan and
+    /// return its move. On anything else stop the ponder search (its table
+    /// entries stay) and return None: the caller searches as usual.
+    fn ponder_answer(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        ctx: &Ctx,
+        out: Out,
+    ) -> Option<Chosen> {
+        let p = self.ponder.take()?;
+        let predicted = p.predicted().map(|q| board.xy(q));
+        // A hit needs one completed iteration; before that the ponder search
+        // has hardly begun and a fresh search with this move's budgets (the
+        // threat solver's above all) is the better start.
+        if !p.is_hit(board) || p.depth() == 0 {
+            let depth = p.depth();
+            self.searcher = p.stop();
+            let text = match predicted {
+                Some((x, y)) => format!("ponder miss: predicted {x},{y} (depth {depth})"),
+                None => format!("ponder miss: no prediction (depth {depth})"),
+            };
+            log::info!(
+                "{text}, stopped {} ms after the move arrived",
+                ctx.received.elapsed().as_millis()
+            );
+            out(Response::Message(text));
+            return None;
+        }
+        let empty = board.cell_count().saturating_sub(board.stone_count());
+        let plan = time::plan(limits, empty);
+        let (searcher, result, report) = p.finish_hit(plan, ctx.received, &ctx.stop);
+        self.searcher = searcher;
+        let chosen = result.as_ref().and_then(|r| legal_choice(board, r))?;
+        let r = result.as_ref()?;
+        out(Response::Message(info_text(
+            board,
+            &SearchInfo {
+                depth: r.depth,
+                score: r.score,
+                nodes: r.nodes,
+                elapsed: ctx.received.elapsed(),
+                pv: r.pv.clone(),
+            },
+        )));
+        let (x, y) = predicted.unwrap_or_default();
+        let text = format!(
+            "ponder hit: {x},{y} depth {} (depth {} after {} ms pondering), {} ms on this move",
+            report.depth, report.depth_at_hit, report.ponder_ms, report.turn_ms
+        );
+        log::info!("{text}");
+        out(Response::Message(text));
+        Some(chosen)
+    }
+
+    /// Ponder after our move `ours` (already on the board), predicting the
+    /// reply from `pv`.
+    fn start_ponder(&mut self, ours: Pos, pv: &[Pos]) {
+        let Some(board) = &self.board else { return };
+        let target = ponder::target(board, ours, pv);
+        let s = &self.settings;
+        log::debug!("pondering {target:?}");
+        self.ponder = Ponder::start(&mut self.searcher, board, target, s.max_depth, s.max_nodes);
     }
 
     /// Search, play our move on the board and answer it.
@@ -358,12 +524,22 @@ impl Session {
             return out(err(NO_BOARD));
         };
         let limits = self.limits(ctx.received);
-        match self.best_move(&board, limits, ctx, out) {
-            Ok((p, _)) => {
+        let chosen = match self.ponder_answer(&board, &limits, ctx, out) {
+            Some(c) => Ok(c),
+            None => self.search_move(&board, limits, ctx, out),
+        };
+        match chosen {
+            Ok(c) => {
                 let b = self.board.as_mut().expect("board checked above");
-                b.play(p);
-                let (x, y) = b.xy(p);
+                b.play(c.mv);
+                let (x, y) = b.xy(c.mv);
+                // Timed before answering: a manager may suspend us right after.
+                let ms = ctx.received.elapsed().as_millis();
                 out(Response::Move(x, y));
+                log::info!("move {x},{y} depth {} in {ms} ms", c.depth);
+                if self.settings.ponder_enabled() {
+                    self.start_ponder(c.mv, &c.pv);
+                }
             }
             Err(e) => out(err(e)),
         }
@@ -582,6 +758,29 @@ impl Session {
         let (x, y) = board.xy(ranked[0].0);
         out(Response::Move(x, y))
     }
+}
+
+/// The first legal move among the result's best move, ranked moves and PV.
+fn legal_choice(board: &Board, r: &SearchResult) -> Option<Chosen> {
+    let candidates = std::iter::once(r.best)
+        .chain(r.ranked.iter().map(|&(p, _)| p))
+        .chain(r.pv.first().copied());
+    for p in candidates {
+        if is_legal(board, p) {
+            let pv = if r.pv.first() == Some(&p) {
+                r.pv.clone()
+            } else {
+                vec![p]
+            };
+            return Some(Chosen {
+                mv: p,
+                score: r.score,
+                pv,
+                depth: r.depth,
+            });
+        }
+    }
+    None
 }
 
 /// The colour of the brain's stones (field 1) in a BOARD. The brain is to
@@ -803,6 +1002,209 @@ mod tests {
         let out = run(&mut s, "YXNBEST 3");
         assert_eq!(out.len(), 1);
         assert_eq!(s.board().unwrap().stone_count(), 0);
+    }
+
+    #[test]
+    fn pondering_is_off_unless_asked_or_against_a_human() {
+        let mut st = Settings::default();
+        assert!(!st.ponder_enabled());
+        st.game_type = Some(1);
+        assert!(!st.ponder_enabled());
+        st.game_type = Some(0);
+        assert!(st.ponder_enabled());
+        st.pondering = Some(false);
+        assert!(!st.ponder_enabled(), "an explicit 0 wins over game_type 0");
+        st.game_type = Some(2);
+        st.pondering = Some(true);
+        assert!(st.ponder_enabled());
+        let mut s = small();
+        run(&mut s, "INFO pondering 7");
+        assert_eq!(s.settings().pondering, Some(true));
+        run(&mut s, "INFO pondering 0");
+        assert_eq!(s.settings().pondering, Some(false));
+    }
+
+    /// The MESSAGE lines of one command, and its answer.
+    fn run_all(s: &mut Session, line: &str) -> (Vec<String>, String) {
+        let mut lines: Vec<String> = s
+            .handle_vec(parse(line).unwrap())
+            .into_iter()
+            .map(|r| r.to_string())
+            .collect();
+        let answer = lines.pop().unwrap_or_default();
+        (lines, answer)
+    }
+
+    /// The PV of the last search-info MESSAGE.
+    fn last_pv(messages: &[String]) -> Vec<String> {
+        let line = messages
+            .iter()
+            .rev()
+            .find(|l| l.contains(" pv "))
+            .expect("a search-info line");
+        let pv = line.split(" pv ").nth(1).unwrap();
+        pv.split_whitespace().map(String::from).collect()
+    }
+
+    /// Wait (polling YXSHOWINFO) until the ponder search has ended by itself.
+    fn wait_ponder_finished(s: &mut Session) {
+        let t = Instant::now();
+        loop {
+            let (msgs, _) = run_all(s, "YXSHOWINFO");
+            if msgs
+                .iter()
+                .any(|m| m.contains("ponder") && m.ends_with("finished"))
+            {
+                return;
+            }
+            assert!(
+                t.elapsed().as_secs() < 60,
+                "ponder never finished: {msgs:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn ponder_runs_between_moves_and_commands_stop_it() {
+        let mut s = small();
+        run(&mut s, "INFO max_depth 3");
+        run(&mut s, "START 15");
+        run(&mut s, "TURN 7,7");
+        assert!(!s.pondering(), "off by default");
+        run(&mut s, "INFO game_type 0");
+        let mv = run(&mut s, "TURN 9,9");
+        assert!(s.pondering(), "game_type 0 turns it on");
+        for keep in ["INFO time_left 5000", "INFO timeout_turn 900", "ABOUT"] {
+            run(&mut s, keep);
+            assert!(s.pondering(), "{keep} must not stop pondering");
+        }
+        assert_eq!(run(&mut s, &format!("TAKEBACK {}", mv[0])), vec!["OK"]);
+        assert!(!s.pondering());
+        let out = s.handle_vec(Command::Board {
+            analysis: false,
+            stones: stones(&[
+                (7, 7, Field::Opponent),
+                (9, 9, Field::Opponent),
+                (8, 8, Field::Own),
+            ]),
+        });
+        assert!(matches!(out.last(), Some(Response::Move(..))));
+        assert!(s.pondering());
+        for stop in [
+            "INFO rule 1",
+            "YXHASHCLEAR",
+            "RESTART",
+            "YXSTOP",
+            "YXNBEST 2",
+            "INFO max_memory 9000000",
+            "INFO pondering 0",
+        ] {
+            // Each of these stops a ponder search; start one again first.
+            run(&mut s, "INFO pondering 1");
+            if !s.pondering() {
+                run(&mut s, "RESTART");
+                run(&mut s, "TURN 7,7");
+            }
+            assert!(s.pondering(), "before {stop}");
+            run(&mut s, stop);
+            assert!(!s.pondering(), "{stop} must stop pondering");
+        }
+        // Off again: no ponder after a move.
+        run(&mut s, "RESTART");
+        run(&mut s, "TURN 7,7");
+        assert!(!s.pondering());
+    }
+
+    #[test]
+    fn ponder_hit_answers_from_the_ponder_search_and_miss_searches_again() {
+        let mut s = small();
+        run(&mut s, "INFO max_depth 4");
+        run(&mut s, "INFO pondering 1");
+        run(&mut s, "START 15");
+        let (msgs, answer) = run_all(&mut s, "TURN 7,7");
+        let pv = last_pv(&msgs);
+        assert_eq!(pv[0], answer);
+        assert!(pv.len() >= 2, "a depth-4 PV has a reply: {pv:?}");
+        wait_ponder_finished(&mut s);
+        let (msgs, answer) = run_all(&mut s, &format!("TURN {}", pv[1]));
+        let hit = msgs
+            .iter()
+            .find(|m| m.starts_with("MESSAGE ponder hit"))
+            .unwrap_or_else(|| panic!("no hit: {msgs:?}"));
+        // The finished depth-4 ponder search is the answer: no new search.
+        assert!(
+            hit.contains(&format!("{} depth 4 (depth 4 after", pv[1])),
+            "{hit}"
+        );
+        assert!(!msgs.iter().any(|m| m.contains("miss")));
+        let b = s.board().unwrap();
+        assert_eq!(b.stone_count(), 4);
+        let (x, y) = b.xy(b.last_move().unwrap().pos);
+        assert_eq!(answer, format!("{x},{y}"));
+        // A miss: any other move stops the ponder search and searches anew.
+        let pv = last_pv(&msgs);
+        let other = ["0,0", "14,14", "0,14"]
+            .into_iter()
+            .find(|m| pv.get(1).map(String::as_str) != Some(*m))
+            .unwrap();
+        let (msgs, answer) = run_all(&mut s, &format!("TURN {other}"));
+        assert!(
+            msgs.iter().any(|m| m.starts_with("MESSAGE ponder miss")),
+            "{msgs:?}"
+        );
+        let b = s.board().unwrap();
+        assert_eq!(b.stone_count(), 6);
+        let (x, y) = b.xy(b.last_move().unwrap().pos);
+        assert_eq!(answer, format!("{x},{y}"));
+        assert!(s.pondering());
+    }
+
+    #[test]
+    fn a_forced_answer_without_a_pv_reply_still_predicts_one() {
+        let mut s = small();
+        run(&mut s, "INFO timeout_turn 300");
+        run(&mut s, "INFO pondering 1");
+        run(&mut s, "START 15");
+        // The opponent's four on row 7 is blocked at 2,7: we must take 7,7,
+        // a forced move whose PV has no reply in it.
+        use Field::*;
+        let out = s.handle_vec(Command::Board {
+            analysis: false,
+            stones: stones(&[
+                (3, 7, Opponent),
+                (4, 7, Opponent),
+                (5, 7, Opponent),
+                (6, 7, Opponent),
+                (2, 7, Own),
+                (10, 10, Own),
+                (11, 3, Own),
+            ]),
+        });
+        assert_eq!(out.last().map(|r| r.to_string()), Some("7,7".into()));
+        let pv = last_pv(&out.iter().map(|r| r.to_string()).collect::<Vec<_>>());
+        assert_eq!(pv, vec!["7,7".to_string()]);
+        // The ponder search guesses the reply, then searches after it.
+        let t = Instant::now();
+        let line = loop {
+            let (msgs, _) = run_all(&mut s, "YXSHOWINFO");
+            let line = msgs
+                .into_iter()
+                .find(|m| m.starts_with("MESSAGE ponder"))
+                .expect("pondering");
+            if !line.contains("depth 0") {
+                break line;
+            }
+            assert!(t.elapsed().as_secs() < 60, "{line}");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        let reply = line.split_whitespace().nth(2).unwrap().to_string();
+        assert!(reply.contains(','), "a predicted reply, not {line}");
+        let (msgs, _) = run_all(&mut s, &format!("TURN {reply}"));
+        assert!(
+            msgs.iter().any(|m| m.starts_with("MESSAGE ponder hit")),
+            "{msgs:?}"
+        );
     }
 
     #[test]
