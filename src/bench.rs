@@ -176,9 +176,10 @@ impl BenchReport {
     }
 }
 
-fn run_one(spec: &Spec, limits: Limits) -> BenchLine {
+fn run_one(spec: &Spec, limits: Limits, threads: usize) -> BenchLine {
     let mut board = board_of(spec);
     let mut searcher = Searcher::with_tt_bytes(BENCH_TT_BYTES);
+    searcher.set_threads(threads);
     let t0 = Instant::now();
     let req = SearchRequest::new(limits);
     let r = searcher.search(&mut board, &req, &mut |_| {});
@@ -199,13 +200,16 @@ fn run_one(spec: &Spec, limits: Limits) -> BenchLine {
 }
 
 /// Search every position with the limits `limits` makes (fresh table each).
-fn run_all(limits: impl Fn() -> Limits) -> BenchReport {
+fn run_all(limits: impl Fn() -> Limits, threads: usize) -> BenchReport {
     // Build the pattern tables first so they are not timed.
     for s in POSITIONS {
         let _ = Evaluator::new(&board_of(s));
     }
     let t0 = Instant::now();
-    let lines: Vec<BenchLine> = POSITIONS.iter().map(|s| run_one(s, limits())).collect();
+    let lines: Vec<BenchLine> = POSITIONS
+        .iter()
+        .map(|s| run_one(s, limits(), threads))
+        .collect();
     BenchReport {
         total_nodes: lines.iter().map(|l| l.nodes).sum(),
         lines,
@@ -215,19 +219,35 @@ fn run_all(limits: impl Fn() -> Limits) -> BenchReport {
 
 /// Search every position to `depth` (the signature run).
 pub fn run_bench(depth: u32) -> BenchReport {
-    run_all(|| Limits {
-        max_depth: Some(depth),
-        ..Limits::default()
-    })
+    run_all(
+        || Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        },
+        1,
+    )
 }
 
 /// Search every position for `ms` milliseconds (depth reached per position).
 pub fn run_timed(ms: u64) -> BenchReport {
+    run_timed_threads(ms, 1)
+}
+
+/// `run_timed` with `threads` search threads (Lazy SMP).
+pub fn run_timed_threads(ms: u64, threads: usize) -> BenchReport {
     // A turn limit whose hard limit, after the time manager's margin, is about `ms`.
-    run_all(|| Limits {
-        turn_ms: Some(ms + ms / 9 + 31),
-        ..Limits::default()
-    })
+    run_all(
+        || Limits {
+            turn_ms: Some(ms + ms / 9 + 31),
+            ..Limits::default()
+        },
+        threads,
+    )
+}
+
+/// Mean depth over the positions.
+fn mean_depth(r: &BenchReport) -> f64 {
+    r.lines.iter().map(|l| l.depth as f64).sum::<f64>() / r.lines.len().max(1) as f64
 }
 
 /// Timing of incremental against from-scratch evaluation.
@@ -322,8 +342,8 @@ fn print_report(r: &BenchReport) {
     println!("TT hit rate     : {:.1}%", r.tt_hit_rate() * 100.0);
 }
 
-/// Entry point for `pbrain-sente bench [DEPTH | time MS | eval]`; `args`
-/// are the words after `bench`. Returns the process exit code.
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | eval]`;
+/// `args` are the words after `bench`. Returns the process exit code.
 pub fn main_bench(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         None => {
@@ -335,8 +355,32 @@ pub fn main_bench(args: &[String]) -> i32 {
             let ms = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1_000);
             let r = run_timed(ms);
             print_report(&r);
-            let mean = r.lines.iter().map(|l| l.depth as f64).sum::<f64>() / r.lines.len() as f64;
-            println!("Mean depth in {ms} ms: {mean:.1}");
+            println!("Mean depth in {ms} ms: {:.1}", mean_depth(&r));
+            0
+        }
+        Some("threads") => {
+            // Timed runs with 1 and N threads, side by side. Node counts
+            // with helpers are not deterministic: the signature is the
+            // single-thread depth bench.
+            let ms = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(500);
+            let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2);
+            let n = n.clamp(1, crate::search::MAX_THREADS);
+            let one = run_timed_threads(ms, 1);
+            let many = run_timed_threads(ms, n);
+            println!(
+                "{:<8} {:>12} {:>12} {:>10}",
+                "threads", "nodes", "nodes/s", "mean depth"
+            );
+            for (t, r) in [(1, &one), (n, &many)] {
+                println!(
+                    "{:<8} {:>12} {:>12.0} {:>10.2}",
+                    t,
+                    r.total_nodes,
+                    r.nps(),
+                    mean_depth(r)
+                );
+            }
+            println!("Speed ratio     : {:.2}x", many.nps() / one.nps().max(1e-9));
             0
         }
         Some("eval") => {
@@ -354,7 +398,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | eval]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | eval]");
                 2
             }
         },

@@ -270,7 +270,11 @@ impl Session {
                     "pattern tables ready {}/4",
                     pattern::tables_ready()
                 )));
-                out(Response::Message("INFO MAX_THREAD_NUM 1".into()));
+                out(Response::Message(format!(
+                    "INFO MAX_THREAD_NUM {} threads {}",
+                    crate::search::clamp_threads(i64::MAX),
+                    crate::search::clamp_threads(s.thread_num)
+                )));
                 if let Some(p) = &self.ponder {
                     out(Response::Message(p.describe()));
                 } else if s.ponder_enabled() {
@@ -301,6 +305,9 @@ impl Session {
             searcher.options = self.options;
             self.searcher = Some(searcher);
             self.searcher_bytes = bytes;
+        }
+        if let Some(s) = &mut self.searcher {
+            s.set_threads(crate::search::clamp_threads(self.settings.thread_num));
         }
         pattern::table(self.settings.rules.rule);
     }

@@ -38,9 +38,12 @@ pub struct TreeLimits<'a> {
 /// Per-search state of the tree walk.
 pub struct Tree<'a, 'b> {
     pub pos: Position<'b>,
-    pub tt: &'a mut Tt,
+    pub tt: &'a Tt,
     pub ord: &'a mut Ordering,
     pub nodes: u64,
+    /// Table probes in the tree, and how many found an entry.
+    pub tt_probes: u64,
+    pub tt_hits: u64,
     pub aborted: bool,
     pub stop: &'a AtomicBool,
     pub plan: TimePlan,
@@ -62,7 +65,7 @@ pub struct Tree<'a, 'b> {
 impl<'a, 'b> Tree<'a, 'b> {
     pub fn new(
         pos: Position<'b>,
-        tt: &'a mut Tt,
+        tt: &'a Tt,
         ord: &'a mut Ordering,
         threat: &'a mut ThreatSolver,
         limits: TreeLimits<'a>,
@@ -72,6 +75,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             tt,
             ord,
             nodes: 0,
+            tt_probes: 0,
+            tt_hits: 0,
             aborted: false,
             stop: limits.stop,
             plan: limits.plan,
@@ -210,7 +215,9 @@ impl<'a, 'b> Tree<'a, 'b> {
 
         let key = self.pos.board.hash();
         let mut hash_move = Pos::NONE;
+        self.tt_probes += 1;
         if let Some(hit) = self.tt.probe(key, ply) {
+            self.tt_hits += 1;
             hash_move = hit.mv;
             if !pv_node && hit.depth >= depth {
                 let cut = match hit.bound {

@@ -13,6 +13,7 @@
 pub mod alphabeta;
 pub mod movegen;
 pub mod ordering;
+pub mod smp;
 pub mod time;
 pub mod tt;
 pub mod watchdog;
@@ -29,6 +30,8 @@ use crate::types::{is_mate_score, mate_in, mated_in, Score, INFINITE, MATE};
 use alphabeta::{Tree, TreeLimits};
 use movegen::{Gen, Position};
 use ordering::{Ordering as MoveOrdering, MAX_PLY};
+pub use smp::{clamp_threads, MAX_THREADS};
+use smp::{HelperJob, HelperState};
 use threat::ThreatSolver;
 use tt::{Bound, Tt};
 use watchdog::Watchdog;
@@ -143,6 +146,12 @@ pub struct Searcher {
     tt: Tt,
     ord: MoveOrdering,
     threat: ThreatSolver,
+    /// State of the helper threads (Lazy SMP): one per thread beyond the first.
+    helpers: Vec<HelperState>,
+    /// Helper threads started so far, and those still running (for tests:
+    /// none may outlive the search that started it).
+    helper_starts: Arc<std::sync::atomic::AtomicUsize>,
+    helpers_live: Arc<std::sync::atomic::AtomicUsize>,
     pub stats: SearchStats,
     pub options: SearchOptions,
 }
@@ -290,9 +299,37 @@ impl Searcher {
             tt: Tt::new(bytes),
             ord: MoveOrdering::default(),
             threat: ThreatSolver::new(),
+            helpers: Vec::new(),
+            helper_starts: Arc::default(),
+            helpers_live: Arc::default(),
             stats: SearchStats::default(),
             options: SearchOptions::default(),
         }
+    }
+
+    /// Search with `n` threads (1: no helpers, deterministic). Callers clamp
+    /// `n` (see `clamp_threads`); it is capped at `MAX_THREADS` here too.
+    pub fn set_threads(&mut self, n: usize) {
+        let helpers = n.clamp(1, MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            self.helpers.push(HelperState {
+                ord: MoveOrdering::default(),
+                threat: ThreatSolver::new(),
+            });
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// (helper threads started so far, helper threads running now).
+    pub fn helper_counts(&self) -> (usize, usize) {
+        (
+            self.helper_starts.load(Ordering::SeqCst),
+            self.helpers_live.load(Ordering::SeqCst),
+        )
     }
 
     /// Forget everything learnt (YXHASHCLEAR, new game).
@@ -300,6 +337,10 @@ impl Searcher {
         self.tt.clear();
         self.ord.clear();
         self.threat.clear();
+        for h in self.helpers.iter_mut() {
+            h.ord.clear();
+            h.threat.clear();
+        }
     }
 
     pub fn tt_bytes(&self) -> usize {
@@ -317,7 +358,11 @@ impl Searcher {
         let plan = time::plan(limits, empty);
         self.tt.new_search();
         self.ord.new_search();
-        let (probes0, hits0) = (self.tt.probes, self.tt.hits);
+        for h in self.helpers.iter_mut() {
+            h.ord.new_search();
+        }
+        // Helper threads search copies of the board.
+        let mut helper_boards: Vec<Board> = self.helpers.iter().map(|_| board.clone()).collect();
         let multipv = req.multipv.max(1);
         let max_depth = limits
             .max_depth
@@ -356,7 +401,7 @@ impl Searcher {
         let pos = Position::new(board);
         let mut tree = Tree::new(
             pos,
-            &mut self.tt,
+            &self.tt,
             &mut self.ord,
             &mut self.threat,
             TreeLimits {
@@ -450,57 +495,74 @@ impl Searcher {
         let mut best_score = 0;
         let mut completed: Vec<RootMove> = rms.clone();
         let max_depth = max_depth.min(empty as i32);
-        for depth in 1..=max_depth {
-            let mut delta = ASPIRATION;
-            let (mut alpha, mut beta) = if depth >= 4 && multipv == 1 && !is_mate_score(best_score)
+        // Lazy SMP: helpers search the same root moves with the shared
+        // table until the main thread is done; only the main thread's
+        // result is played (so one thread gives exactly the old search).
+        let helpers_stop = AtomicBool::new(false);
+        let helper_nodes = std::sync::atomic::AtomicU64::new(0);
+        let root_moves: Vec<Pos> = rms.iter().map(|r| r.mv).collect();
+        let tt: &Tt = tree.tt;
+        let (starts, live) = (&self.helper_starts, &self.helpers_live);
+        std::thread::scope(|scope| {
+            for (i, (h, hb)) in self
+                .helpers
+                .iter_mut()
+                .zip(helper_boards.iter_mut())
+                .enumerate()
             {
-                (best_score - delta, best_score + delta)
-            } else {
-                (-INFINITE, INFINITE)
-            };
-            let score = loop {
-                let s = root_iteration(&mut tree, &mut rms, depth, alpha, beta, multipv);
-                let Some(s) = s else { break None };
-                if s <= alpha && alpha > -INFINITE {
-                    alpha = (s - delta).max(-INFINITE);
-                    delta *= 4;
-                } else if s >= beta && beta < INFINITE {
-                    beta = (s + delta).min(INFINITE);
-                    delta *= 4;
-                } else {
-                    break Some(s);
+                let job = HelperJob {
+                    id: i + 1,
+                    tt,
+                    moves: &root_moves,
+                    plan,
+                    start: limits.start,
+                    max_depth,
+                    stop: &helpers_stop,
+                    nodes: &helper_nodes,
+                };
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper-{}", i + 1))
+                    .spawn_scoped(scope, move || {
+                        starts.fetch_add(1, Ordering::SeqCst);
+                        live.fetch_add(1, Ordering::SeqCst);
+                        job.run(h, hb);
+                        live.fetch_sub(1, Ordering::SeqCst);
+                    });
+                if let Err(e) = spawned {
+                    log::warn!("could not start search helper {}: {e}", i + 1);
                 }
-                if delta > 2_000 || is_mate_score(s) {
-                    alpha = -INFINITE;
-                    beta = INFINITE;
+            }
+            for depth in 1..=max_depth {
+                let score = aspiration(&mut tree, &mut rms, depth, best_score, multipv);
+                let Some(score) = score else { break };
+                done_depth = depth;
+                best_score = score;
+                completed = rms.clone();
+                let best = &rms[0];
+                tree.tt
+                    .store(root_key, 0, depth, score, Bound::Exact, best.mv);
+                let info = SearchInfo {
+                    depth: depth as u32,
+                    score,
+                    nodes: tree.nodes + tree.vcf_nodes + helper_nodes.load(Ordering::Relaxed),
+                    elapsed: limits.start.elapsed(),
+                    pv: best.pv.clone(),
+                };
+                on_info(&info);
+                let elapsed = tree.elapsed_ms();
+                if plan.instant || plan.stop_iterating(elapsed) {
+                    break;
                 }
-            };
-            let Some(score) = score else { break };
-            done_depth = depth;
-            best_score = score;
-            completed = rms.clone();
-            let best = &rms[0];
-            tree.tt
-                .store(root_key, 0, depth, score, Bound::Exact, best.mv);
-            let info = SearchInfo {
-                depth: depth as u32,
-                score,
-                nodes: tree.nodes + tree.vcf_nodes,
-                elapsed: limits.start.elapsed(),
-                pv: best.pv.clone(),
-            };
-            on_info(&info);
-            let elapsed = tree.elapsed_ms();
-            if plan.instant || plan.stop_iterating(elapsed) {
-                break;
+                // A proven result needs no deeper look (the PV reaches it).
+                if is_mate_score(score) && (MATE - score.abs()) <= depth {
+                    break;
+                }
             }
-            // A proven result needs no deeper look (the PV reaches it).
-            if is_mate_score(score) && (MATE - score.abs()) <= depth {
-                break;
-            }
-        }
-        let nodes = tree.nodes + tree.vcf_nodes;
+            helpers_stop.store(true, Ordering::Relaxed);
+        });
+        let nodes = tree.nodes + tree.vcf_nodes + helper_nodes.load(Ordering::Relaxed);
         let seldepth = tree.seldepth;
+        let (tt_probes, tt_hits) = (tree.tt_probes, tree.tt_hits);
         drop(tree);
         let best = completed[0].clone();
         let ranked = completed
@@ -512,8 +574,8 @@ impl Searcher {
             nodes,
             depth: done_depth as u32,
             seldepth,
-            tt_probes: self.tt.probes - probes0,
-            tt_hits: self.tt.hits - hits0,
+            tt_probes,
+            tt_hits,
             elapsed: limits.start.elapsed(),
         };
         SearchResult {
@@ -523,6 +585,39 @@ impl Searcher {
             depth: done_depth as u32,
             nodes,
             ranked,
+        }
+    }
+}
+
+/// One iteration at `depth` with an aspiration window around the previous
+/// score, widened on failure. None when the search was stopped.
+fn aspiration(
+    tree: &mut Tree,
+    rms: &mut [RootMove],
+    depth: i32,
+    prev: Score,
+    multipv: usize,
+) -> Option<Score> {
+    let mut delta = ASPIRATION;
+    let (mut alpha, mut beta) = if depth >= 4 && multipv == 1 && !is_mate_score(prev) {
+        (prev - delta, prev + delta)
+    } else {
+        (-INFINITE, INFINITE)
+    };
+    loop {
+        let s = root_iteration(tree, rms, depth, alpha, beta, multipv)?;
+        if s <= alpha && alpha > -INFINITE {
+            alpha = (s - delta).max(-INFINITE);
+            delta *= 4;
+        } else if s >= beta && beta < INFINITE {
+            beta = (s + delta).min(INFINITE);
+            delta *= 4;
+        } else {
+            return Some(s);
+        }
+        if delta > 2_000 || is_mate_score(s) {
+            alpha = -INFINITE;
+            beta = INFINITE;
         }
     }
 }

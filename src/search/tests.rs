@@ -316,3 +316,86 @@ fn four_then_open_three_is_a_win_at_depth_one() {
     assert_eq!(b2.xy(r2.best), (6, 5));
     assert!(r2.score >= MATE_BOUND_TEST, "{}", r2.score);
 }
+
+/// `best_of` with `threads` search threads and no root threat solver, so
+/// that the tree (and the helpers) must find the answer.
+fn best_of_threads(text: &str, depth: u32, threads: usize) -> (Board, SearchResult, Searcher) {
+    let mut b = Board::from_ascii(text, rules_of(Rule::Freestyle)).unwrap();
+    let before = b.clone();
+    let mut s = Searcher::with_tt_bytes(1 << 20);
+    s.options.root_threats = false;
+    s.set_threads(threads);
+    let r = s.search(&mut b, &depth_req(depth), &mut |_| {});
+    assert_eq!(b.hash(), before.hash(), "board restored");
+    assert!(b.in_board(r.best) && b.is_empty(r.best));
+    (b, r, s)
+}
+
+#[test]
+fn lazy_smp_plays_the_same_tactics() {
+    for threads in [2, 4] {
+        let open_four = "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . X X X . . . . .
+            . . . . . . . . . . . .
+            . . . . . O . . . . . .
+            . . . . . . . O . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . O";
+        let (b, r, s) = best_of_threads(open_four, 5, threads);
+        let xy = b.xy(r.best);
+        assert!(xy == (3, 2) || xy == (7, 2), "{threads} threads: {xy:?}");
+        assert!(r.score >= MATE_BOUND_TEST, "{threads} threads: {}", r.score);
+        assert_eq!(s.threads(), threads);
+        let open_three = "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . X X X . . . . .
+            . . . . . . . . . . . .
+            . . . . . O . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . X";
+        let (b, r, _) = best_of_threads(open_three, 4, threads);
+        let xy = b.xy(r.best);
+        assert!(
+            [(3, 2), (7, 2), (2, 2), (8, 2)].contains(&xy),
+            "{threads} threads: {xy:?}"
+        );
+    }
+}
+
+#[test]
+fn helper_threads_run_and_are_joined_before_the_answer() {
+    let text = "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X O . . . . . . .
+        . . . . . . O X . . . . . . .
+        . . . . . X . . . . . . . . .
+        . . . . . . . . . . . . . . .";
+    let (_, r, s) = best_of_threads(text, 5, 3);
+    assert!(r.depth >= 5);
+    let (started, live) = s.helper_counts();
+    assert_eq!(started, 2, "both helpers ran");
+    assert_eq!(live, 0, "no helper outlives the search");
+    // One thread: no helper at all.
+    let (_, _, s) = best_of_threads(text, 5, 1);
+    assert_eq!(s.helper_counts(), (0, 0));
+}
+
+#[test]
+fn thread_requests_are_clamped() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(clamp_threads(0), 1);
+    assert_eq!(clamp_threads(-3), 1);
+    assert_eq!(clamp_threads(1), 1);
+    assert_eq!(clamp_threads(2), 2.min(cores));
+    assert_eq!(clamp_threads(i64::MAX), cores.min(MAX_THREADS));
+    let mut s = Searcher::with_tt_bytes(1 << 16);
+    s.set_threads(1_000);
+    assert_eq!(s.threads(), MAX_THREADS);
+    s.set_threads(0);
+    assert_eq!(s.threads(), 1);
+}

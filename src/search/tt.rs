@@ -3,6 +3,13 @@
 //! 64-bit key as check, depth, bound, score (mate scores stored relative to the node,
 //! so they stay right wherever the position recurs), best move and the
 //! search generation; replacement prefers keeping deep and current entries.
+//!
+//! The table is shared by the search threads (Lazy SMP) without locks: every
+//! word is an `AtomicU64` read and written with relaxed ordering, and the key
+//! word is stored XORed with the data word, so an entry torn by two threads
+//! writing at once fails the key check and reads as a miss.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::game::Pos;
 use crate::types::{Score, MATE_BOUND};
@@ -21,9 +28,8 @@ pub enum Bound {
 /// (move 16 bits, score 16, depth 8, generation 6 + bound 2).
 const ENTRIES: usize = 4;
 
-/// A bucket as plain words, so a new table is allocated zeroed by the
-/// system (pages are mapped on first touch: creating a large table is cheap).
-type Bucket = [u64; 2 * ENTRIES];
+/// A bucket: per entry the key word (key check XOR data) and the data word.
+type Bucket = [AtomicU64; 2 * ENTRIES];
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
@@ -77,8 +83,6 @@ impl Data {
 pub struct Tt {
     buckets: Vec<Bucket>,
     generation: u8,
-    pub probes: u64,
-    pub hits: u64,
 }
 
 /// Mate scores are stored as distance from the node, not from the root.
@@ -108,11 +112,14 @@ impl Tt {
     /// A table of about `bytes` (at least one bucket).
     pub fn new(bytes: usize) -> Tt {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        // All-zero words: in release builds this compiles to a zeroed
+        // allocation, so the pages are mapped only when the search touches
+        // them (measured: 11.5 MB resident after START with a 492 MB table).
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
         Tt {
-            buckets: vec![[0u64; 2 * ENTRIES]; n],
+            buckets,
             generation: 0,
-            probes: 0,
-            hits: 0,
         }
     }
 
@@ -122,10 +129,12 @@ impl Tt {
 
     /// Forget everything (YXHASHCLEAR, new game).
     pub fn clear(&mut self) {
-        self.buckets.fill([0u64; 2 * ENTRIES]);
+        for b in self.buckets.iter_mut() {
+            for w in b.iter_mut() {
+                *w.get_mut() = 0;
+            }
+        }
         self.generation = 0;
-        self.probes = 0;
-        self.hits = 0;
     }
 
     /// Start a new search: older entries become cheaper to replace.
@@ -144,14 +153,20 @@ impl Tt {
         key | 1
     }
 
-    pub fn probe(&mut self, key: u64, ply: usize) -> Option<Hit> {
-        self.probes += 1;
+    /// Entry `i` of bucket `b` as (stored key check, data), or None when
+    /// the slot is empty or torn.
+    #[inline]
+    fn entry(b: &Bucket, i: usize) -> (u64, Data) {
+        let d = b[2 * i + 1].load(Relaxed);
+        (b[2 * i].load(Relaxed) ^ d, Data::unpack(d))
+    }
+
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
         let check = Self::check(key);
         let b = &self.buckets[self.index(key)];
         for i in 0..ENTRIES {
-            let d = Data::unpack(b[2 * i + 1]);
-            if b[2 * i] == check && d.used() {
-                self.hits += 1;
+            let (k, d) = Self::entry(b, i);
+            if k == check && d.used() {
                 let bound = match d.gen_bound & 3 {
                     1 => Bound::Upper,
                     2 => Bound::Lower,
@@ -168,36 +183,35 @@ impl Tt {
         None
     }
 
-    pub fn store(&mut self, key: u64, ply: usize, depth: i32, score: Score, bound: Bound, mv: Pos) {
+    pub fn store(&self, key: u64, ply: usize, depth: i32, score: Score, bound: Bound, mv: Pos) {
         let check = Self::check(key);
         let generation = self.generation;
-        let idx = self.index(key);
-        let b = &mut self.buckets[idx];
+        let b = &self.buckets[self.index(key)];
         // Same position: overwrite unless the old entry is much deeper and current.
         let mut slot = None;
         for i in 0..ENTRIES {
-            if b[2 * i] == check && Data::unpack(b[2 * i + 1]).used() {
-                slot = Some(i);
+            let (k, d) = Self::entry(b, i);
+            if k == check && d.used() {
+                slot = Some((i, d));
                 break;
             }
         }
-        let i = match slot {
-            Some(i) => {
-                let e = Data::unpack(b[2 * i + 1]);
+        let (i, old) = match slot {
+            Some((i, e)) => {
                 if e.generation() == generation
                     && bound != Bound::Exact
                     && (e.depth as i32) > depth + 2
                 {
                     return;
                 }
-                i
+                (i, e)
             }
             None => {
                 // Victim: an empty slot, else the shallowest, older generations first.
                 let mut best = 0;
                 let mut best_val = i32::MAX;
                 for i in 0..ENTRIES {
-                    let e = Data::unpack(b[2 * i + 1]);
+                    let e = Data::unpack(b[2 * i + 1].load(Relaxed));
                     if !e.used() {
                         best = i;
                         break;
@@ -209,28 +223,19 @@ impl Tt {
                         best = i;
                     }
                 }
-                best
+                (best, Data::unpack(0))
             }
         };
-        let old = Data::unpack(b[2 * i + 1]);
         let keep_move = slot.is_some() && mv.is_none();
         let d = Data {
             mv: if keep_move { old.mv } else { mv.0 },
             score: to_tt(score, ply).clamp(i16::MIN as Score, i16::MAX as Score) as i16,
             depth: depth.clamp(0, 255) as u8,
             gen_bound: (generation << 2) | bound as u8,
-        };
-        b[2 * i] = check;
-        b[2 * i + 1] = d.pack();
-    }
-
-    /// Share of probes that found an entry (0..1).
-    pub fn hit_rate(&self) -> f64 {
-        if self.probes == 0 {
-            0.0
-        } else {
-            self.hits as f64 / self.probes as f64
         }
+        .pack();
+        b[2 * i].store(check ^ d, Relaxed);
+        b[2 * i + 1].store(d, Relaxed);
     }
 
     /// Per mille of the first 1000 buckets' slots holding current entries.
@@ -241,7 +246,7 @@ impl Tt {
             .map(|b| {
                 (0..ENTRIES)
                     .filter(|&i| {
-                        let d = Data::unpack(b[2 * i + 1]);
+                        let d = Data::unpack(b[2 * i + 1].load(Relaxed));
                         d.used() && d.generation() == self.generation
                     })
                     .count()
@@ -272,7 +277,7 @@ mod tests {
 
     #[test]
     fn mate_scores_are_ply_adjusted() {
-        let mut tt = Tt::new(1 << 16);
+        let tt = Tt::new(1 << 16);
         // Win found 9 plies from the root at a node of ply 4: 5 plies from the node.
         tt.store(77, 4, 5, mate_in(9), Bound::Lower, Pos::NONE);
         // Reached again at ply 2 it is a win in 7 from the root.
@@ -302,11 +307,40 @@ mod tests {
 
     #[test]
     fn same_key_keeps_move_when_new_has_none() {
-        let mut tt = Tt::new(1 << 12);
+        let tt = Tt::new(1 << 12);
         tt.store(5 << 30, 0, 4, 10, Bound::Lower, Pos(33));
         tt.store(5 << 30, 0, 5, 12, Bound::Upper, Pos::NONE);
         let h = tt.probe(5 << 30, 0).unwrap();
         assert_eq!(h.mv, Pos(33));
         assert_eq!(h.depth, 5);
+    }
+
+    #[test]
+    fn threads_sharing_the_table_never_read_a_torn_entry() {
+        // Four threads hammer the same 4 buckets with entries whose data is
+        // derived from the key; any hit must carry the data of its own key.
+        let tt = Tt::new(4 * 64);
+        let data_of = |k: u64| (Pos((k % 1000) as u16), (k % 97) as Score, (k % 50) as i32);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    let mut x = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(t + 1);
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let k = x % 64 + 1; // few keys, many collisions
+                        let key = k.wrapping_mul(0x2545_f491_4f6c_dd1d);
+                        let (mv, score, depth) = data_of(k);
+                        if x & 1 == 0 {
+                            tt.store(key, 0, depth, score, Bound::Exact, mv);
+                        } else if let Some(h) = tt.probe(key, 0) {
+                            assert_eq!((h.mv, h.score, h.depth), (mv, score, depth), "key {k}");
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -1,0 +1,105 @@
+//! Lazy SMP: helper threads that search the main thread's root moves with
+//! the shared transposition table, each with its own board copy, move
+//! ordering and threat solver, until the main thread is done. Only the main
+//! thread's result is played, so one thread is exactly the single-threaded
+//! search; helpers make the table richer (varied depths and move orders).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::game::{Board, Pos};
+use crate::types::INFINITE;
+
+use super::alphabeta::{Tree, TreeLimits};
+use super::movegen::Position;
+use super::ordering::Ordering as MoveOrdering;
+use super::threat::ThreatSolver;
+use super::tt::Tt;
+use super::{aspiration, time, RootMove};
+
+/// What a helper thread keeps across searches: its own move ordering and a
+/// threat solver (the tree needs one; helpers never run root threats).
+pub(super) struct HelperState {
+    pub(super) ord: MoveOrdering,
+    pub(super) threat: ThreatSolver,
+}
+
+/// Most search threads `INFO thread_num` may ask for.
+pub const MAX_THREADS: usize = 64;
+
+/// Threads a `thread_num` request gets: at least 1, at most the machine's
+/// parallelism and `MAX_THREADS`.
+pub fn clamp_threads(requested: i64) -> usize {
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    (requested.max(1) as usize).min(cores).min(MAX_THREADS)
+}
+
+/// What a helper thread searches: the main thread's root moves, with the
+/// shared table, until `stop`.
+pub(super) struct HelperJob<'a> {
+    pub(super) id: usize,
+    pub(super) tt: &'a Tt,
+    pub(super) moves: &'a [Pos],
+    pub(super) plan: time::TimePlan,
+    pub(super) start: Instant,
+    pub(super) max_depth: i32,
+    pub(super) stop: &'a AtomicBool,
+    /// Nodes of all helpers, added after each iteration (for reports).
+    pub(super) nodes: &'a AtomicU64,
+}
+
+impl HelperJob<'_> {
+    /// Iterative deepening like the main thread's, but odd helpers run one
+    /// ply ahead and each starts from its own rotation of the move order,
+    /// so the threads fill the table with different parts of the tree.
+    pub(super) fn run(self, st: &mut HelperState, board: &mut Board) {
+        let mut tree = Tree::new(
+            Position::new(board),
+            self.tt,
+            &mut st.ord,
+            &mut st.threat,
+            TreeLimits {
+                stop: self.stop,
+                plan: self.plan,
+                start: self.start,
+                max_nodes: u64::MAX,
+                leaf_vcf_nodes: 0,
+            },
+        );
+        let hash_move = self
+            .tt
+            .probe(tree.pos.board.hash(), 0)
+            .map(|h| h.mv)
+            .unwrap_or(Pos::NONE);
+        let mut order = tree.order_root(self.moves, hash_move);
+        let n = order.len();
+        if n > 2 {
+            // Helper 1 keeps the order; helper k moves k-1 of the later moves back.
+            order[1..].rotate_left((self.id - 1) % (n - 1));
+        }
+        let mut rms: Vec<RootMove> = order
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                pv: vec![mv],
+            })
+            .collect();
+        let mut prev = 0;
+        let mut reported = 0;
+        let first = 1 + (self.id % 2) as i32;
+        for depth in first..=self.max_depth {
+            let Some(s) = aspiration(&mut tree, &mut rms, depth, prev, 1) else {
+                break;
+            };
+            prev = s;
+            let n = tree.nodes + tree.vcf_nodes;
+            self.nodes.fetch_add(n - reported, Ordering::Relaxed);
+            reported = n;
+        }
+        let n = tree.nodes + tree.vcf_nodes;
+        self.nodes.fetch_add(n - reported, Ordering::Relaxed);
+    }
+}
