@@ -144,6 +144,11 @@ struct RootMove {
 /// Owns what lives across searches (transposition table, history).
 pub struct Searcher {
     tt: Tt,
+    /// Bytes the table was asked for (it rounds down to whole buckets).
+    tt_asked: usize,
+    /// The whole-process budget of a searcher built by `new`: the thread
+    /// count and the table are sized from it together.
+    memory: Option<usize>,
     ord: MoveOrdering,
     threat: ThreatSolver,
     /// State of the helper threads (Lazy SMP): one per thread beyond the first.
@@ -277,12 +282,34 @@ pub fn warm_up_tables_blocking() {
 
 /// Bytes of transposition table for a whole-process memory budget.
 pub fn tt_bytes_for(memory_bytes: usize) -> usize {
-    let budget = if memory_bytes == 0 {
+    tt_bytes_for_threads(memory_bytes, 1)
+}
+
+fn budget_of(memory_bytes: usize) -> usize {
+    if memory_bytes == 0 {
         DEFAULT_MEMORY
     } else {
         memory_bytes
-    };
-    (budget.saturating_sub(RESERVED_MEMORY) / 2).clamp(64 << 10, MAX_TT_BYTES)
+    }
+}
+
+/// Bytes of transposition table for a memory budget shared with
+/// `threads` − 1 helper threads, each counted as `smp::HELPER_BYTES`.
+pub fn tt_bytes_for_threads(memory_bytes: usize, threads: usize) -> usize {
+    let helpers = threads.saturating_sub(1).saturating_mul(smp::HELPER_BYTES);
+    (budget_of(memory_bytes)
+        .saturating_sub(RESERVED_MEMORY)
+        .saturating_sub(helpers)
+        / 2)
+    .clamp(64 << 10, MAX_TT_BYTES)
+}
+
+/// The most search threads a memory budget allows: helpers may take at
+/// most half of what is left after the reserve (the table keeps the rest),
+/// so under 48 MB there is room for none.
+pub fn threads_for_memory(memory_bytes: usize) -> usize {
+    let spare = budget_of(memory_bytes).saturating_sub(RESERVED_MEMORY) / 2;
+    (1 + spare / smp::HELPER_BYTES).min(MAX_THREADS)
 }
 
 impl Searcher {
@@ -290,13 +317,17 @@ impl Searcher {
     /// (0: the 350 MB default).
     pub fn new(memory_bytes: usize) -> Self {
         warm_up_tables();
-        Searcher::with_tt_bytes(tt_bytes_for(memory_bytes))
+        let mut s = Searcher::with_tt_bytes(tt_bytes_for(memory_bytes));
+        s.memory = Some(memory_bytes);
+        s
     }
 
     /// A searcher with a transposition table of exactly about `bytes`.
     pub fn with_tt_bytes(bytes: usize) -> Self {
         Searcher {
             tt: Tt::new(bytes),
+            tt_asked: bytes,
+            memory: None,
             ord: MoveOrdering::default(),
             threat: ThreatSolver::new(),
             helpers: Vec::new(),
@@ -308,9 +339,23 @@ impl Searcher {
     }
 
     /// Search with `n` threads (1: no helpers, deterministic). Callers clamp
-    /// `n` (see `clamp_threads`); it is capped at `MAX_THREADS` here too.
+    /// `n` (see `clamp_threads`); it is capped at `MAX_THREADS` here too,
+    /// and for a searcher built from a memory budget (`new`) at what the
+    /// budget allows (`threads_for_memory`): the table then gives up the
+    /// helpers' share (`tt_bytes_for_threads`), reallocated (empty) only
+    /// when the thread count changes.
     pub fn set_threads(&mut self, n: usize) {
-        let helpers = n.clamp(1, MAX_THREADS) - 1;
+        let mut n = n.clamp(1, MAX_THREADS);
+        if let Some(memory) = self.memory {
+            n = n.min(threads_for_memory(memory));
+            let bytes = tt_bytes_for_threads(memory, n);
+            if bytes != self.tt_asked {
+                self.tt = Tt::new(64); // free the old table first
+                self.tt = Tt::new(bytes);
+                self.tt_asked = bytes;
+            }
+        }
+        let helpers = n - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
             self.helpers.push(HelperState {

@@ -26,6 +26,10 @@ pub(super) struct HelperState {
 
 /// Most search threads `INFO thread_num` may ask for.
 pub const MAX_THREADS: usize = 64;
+/// Memory counted per helper thread against `max_memory`: its threat
+/// solver's table (~0.6 MB), evaluator, board, ordering and PV buffers and
+/// the part of its stack it touches, rounded up generously.
+pub const HELPER_BYTES: usize = 4 << 20;
 
 /// Threads a `thread_num` request gets: at least 1, at most the machine's
 /// parallelism and `MAX_THREADS`.

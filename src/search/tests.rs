@@ -399,3 +399,41 @@ fn thread_requests_are_clamped() {
     s.set_threads(0);
     assert_eq!(s.threads(), 1);
 }
+
+#[test]
+fn thread_count_fits_the_memory_budget() {
+    // 40 MB: everything is reserve, no room for a helper.
+    assert_eq!(threads_for_memory(40 << 20), 1);
+    let mut s = Searcher::new(40 << 20);
+    s.set_threads(8);
+    assert_eq!(s.threads(), 1);
+    // 80 MB: helpers fit, and the table gives up their share.
+    let mut s = Searcher::new(80 << 20);
+    let one = s.tt_bytes();
+    assert_eq!(one, tt_bytes_for(80 << 20));
+    s.set_threads(3);
+    assert_eq!(s.threads(), 3);
+    assert_eq!(s.tt_bytes(), tt_bytes_for_threads(80 << 20, 3));
+    assert_eq!(one - s.tt_bytes(), smp::HELPER_BYTES);
+    s.set_threads(64);
+    assert_eq!(s.threads(), threads_for_memory(80 << 20));
+    assert!(s.threads() < 10);
+    // Table plus helpers stay within the budget less the reserve.
+    for threads in [1, 2, 4, 8, 64] {
+        let mut s = Searcher::new(100 << 20);
+        s.set_threads(threads);
+        let used = s.tt_bytes() + (s.threads() - 1) * smp::HELPER_BYTES;
+        assert!(used <= (100 << 20) - RESERVED_MEMORY, "{threads} threads");
+    }
+    s.set_threads(1);
+    assert_eq!(s.tt_bytes(), one);
+    // The default budget leaves room for every thread we allow.
+    assert_eq!(
+        threads_for_memory(0),
+        MAX_THREADS.min(1 + (155 << 20) / smp::HELPER_BYTES)
+    );
+    // Searchers without a budget (bench, tests) only cap at MAX_THREADS.
+    let mut s = Searcher::with_tt_bytes(1 << 16);
+    s.set_threads(1_000);
+    assert_eq!(s.threads(), MAX_THREADS);
+}
