@@ -1226,4 +1226,22 @@ mod tests {
         s.handle_vec(parse("INFO max_memory 0").unwrap());
         assert_eq!(s.settings().memory_budget(), DEFAULT_MEMORY);
     }
+
+    #[test]
+    fn thread_num_reaches_the_searcher_within_memory() {
+        let cores = crate::search::clamp_threads(i64::MAX);
+        let mut s = Session::new();
+        run(&mut s, "INFO max_memory 83886080");
+        run(&mut s, "INFO thread_num 2");
+        run(&mut s, "START 15");
+        assert_eq!(s.searcher.as_ref().unwrap().threads(), 2.min(cores));
+        run(&mut s, "INFO thread_num 0");
+        run(&mut s, "START 15");
+        assert_eq!(s.searcher.as_ref().map(|x| x.threads()), Some(1));
+        // 40 MB leaves no room for helpers, whatever is asked.
+        run(&mut s, "INFO max_memory 41943040");
+        run(&mut s, "INFO thread_num 64");
+        run(&mut s, "START 15");
+        assert_eq!(s.searcher.as_ref().unwrap().threads(), 1);
+    }
 }
