@@ -485,13 +485,8 @@ OOOO.....
         assert_eq!(target(&b, ours, &[ours, other]), Target::Reply(other));
     }
 
-    #[test]
-    fn renju_forbidden_predictions_are_refused() {
-        // 4 X, 3 O: White (us) to move; then Black may not play the double
-        // three at 4,4 (row 4: 2,3,4; column 4: 2,3,4).
-        let rules = RuleSet::from_bits(4);
-        let mut b = board(
-            "\
+    /// Black stones making 4,4 a double three (row 4 and column 4).
+    const DOUBLE_THREE_AT_4_4: &str = "\
 O.......O
 .........
 ....X....
@@ -501,9 +496,14 @@ O.......O
 .........
 .........
 O........
-",
-            rules,
-        );
+";
+
+    #[test]
+    fn renju_forbidden_predictions_are_refused() {
+        // 4 X, 3 O: White (us) to move; then Black may not play the double
+        // three at 4,4 (row 4: 2,3,4; column 4: 2,3,4).
+        let rules = RuleSet::from_bits(4);
+        let mut b = board(DOUBLE_THREE_AT_4_4, rules);
         let ours = b.pos(8, 8).unwrap();
         b.play(ours);
         let double_three = b.pos(4, 4).unwrap();
@@ -513,20 +513,7 @@ O........
             Target::OpponentToMove
         );
         // The same point is fine for Black under freestyle.
-        let mut b = board(
-            "\
-O.......O
-.........
-....X....
-....X....
-..XX.....
-.........
-.........
-.........
-O........
-",
-            RuleSet::default(),
-        );
+        let mut b = board(DOUBLE_THREE_AT_4_4, RuleSet::default());
         b.play(ours);
         assert_eq!(
             target(&b, ours, &[ours, double_three]),

@@ -141,6 +141,20 @@ struct RootMove {
     pv: Vec<Pos>,
 }
 
+impl RootMove {
+    /// Root moves in the given order, not searched yet.
+    fn list(order: Vec<Pos>) -> Vec<RootMove> {
+        order
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                pv: vec![mv],
+            })
+            .collect()
+    }
+}
+
 /// Owns what lives across searches (transposition table, history).
 pub struct Searcher {
     tt: Tt,
@@ -527,15 +541,7 @@ impl Searcher {
             .probe(root_key, 0)
             .map(|h| h.mv)
             .unwrap_or(Pos::NONE);
-        let mut rms: Vec<RootMove> = tree
-            .order_root(&moves, hash_move)
-            .into_iter()
-            .map(|mv| RootMove {
-                mv,
-                score: -INFINITE,
-                pv: vec![mv],
-            })
-            .collect();
+        let mut rms = RootMove::list(tree.order_root(&moves, hash_move));
         let mut done_depth = 0;
         let mut best_score = 0;
         let mut completed: Vec<RootMove> = rms.clone();

@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::game::{Board, Pos};
-use crate::types::INFINITE;
 
 use super::alphabeta::{Tree, TreeLimits};
 use super::movegen::Position;
@@ -83,14 +82,7 @@ impl HelperJob<'_> {
             // Helper 1 keeps the order; helper k moves k-1 of the later moves back.
             order[1..].rotate_left((self.id - 1) % (n - 1));
         }
-        let mut rms: Vec<RootMove> = order
-            .into_iter()
-            .map(|mv| RootMove {
-                mv,
-                score: -INFINITE,
-                pv: vec![mv],
-            })
-            .collect();
+        let mut rms = RootMove::list(order);
         let mut prev = 0;
         let mut reported = 0;
         let first = 1 + (self.id % 2) as i32;
