@@ -231,11 +231,12 @@ impl Engine {
         loop {
             let event = match self.rx.try_recv() {
                 Ok(ev) => Some(ev),
-                Err(TryRecvError::Disconnected) => {
-                    self.eof = true;
-                    None
-                }
-                Err(TryRecvError::Empty) => {
+                Err(e) => {
+                    // Nothing queued: only now do the deadline and a closed
+                    // output decide (a queued line was read in time or not).
+                    if e == TryRecvError::Disconnected {
+                        self.eof = true;
+                    }
                     let now = Instant::now();
                     if now >= deadline {
                         return Err(Failure::Timeout);
@@ -478,6 +479,19 @@ mod tests {
         assert!(at < deadline);
         // Nothing more within a deadline already gone: a timeout.
         assert_eq!(e.next_line(deadline, 0), Err(Failure::Timeout));
+        e.quit(Duration::from_millis(100));
+    }
+
+    #[test]
+    fn an_engine_that_closes_its_output_is_a_crash_at_once() {
+        // Still alive, but its output is gone: no answer can come. The wait
+        // must end on the closed output, not when the process exits later.
+        let mut e = Engine::spawn("exec >&-; sleep 5", "closer", false, false).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        assert_eq!(
+            e.next_line(deadline, 0),
+            Err(Failure::Crash("closed its output".into()))
+        );
         e.quit(Duration::from_millis(100));
     }
 
