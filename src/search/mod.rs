@@ -169,8 +169,8 @@ pub struct Searcher {
     helpers: Vec<HelperState>,
     /// Helper threads started so far, and those still running (for tests:
     /// none may outlive the search that started it).
-    helper_starts: Arc<std::sync::atomic::AtomicUsize>,
-    helpers_live: Arc<std::sync::atomic::AtomicUsize>,
+    helper_starts: std::sync::atomic::AtomicUsize,
+    helpers_live: std::sync::atomic::AtomicUsize,
     pub stats: SearchStats,
     pub options: SearchOptions,
 }
@@ -345,8 +345,8 @@ impl Searcher {
             ord: MoveOrdering::default(),
             threat: ThreatSolver::new(),
             helpers: Vec::new(),
-            helper_starts: Arc::default(),
-            helpers_live: Arc::default(),
+            helper_starts: Default::default(),
+            helpers_live: Default::default(),
             stats: SearchStats::default(),
             options: SearchOptions::default(),
         }
@@ -420,8 +420,6 @@ impl Searcher {
         for h in self.helpers.iter_mut() {
             h.ord.new_search();
         }
-        // Helper threads search copies of the board.
-        let mut helper_boards: Vec<Board> = self.helpers.iter().map(|_| board.clone()).collect();
         let multipv = req.multipv.max(1);
         let max_depth = limits
             .max_depth
@@ -555,12 +553,9 @@ impl Searcher {
         let tt: &Tt = tree.tt;
         let (starts, live) = (&self.helper_starts, &self.helpers_live);
         std::thread::scope(|scope| {
-            for (i, (h, hb)) in self
-                .helpers
-                .iter_mut()
-                .zip(helper_boards.iter_mut())
-                .enumerate()
-            {
+            for (i, h) in self.helpers.iter_mut().enumerate() {
+                // Each helper searches its own copy of the root position.
+                let mut hb = tree.pos.board.clone();
                 let job = HelperJob {
                     id: i + 1,
                     tt,
@@ -576,7 +571,7 @@ impl Searcher {
                     .spawn_scoped(scope, move || {
                         starts.fetch_add(1, Ordering::SeqCst);
                         live.fetch_add(1, Ordering::SeqCst);
-                        job.run(h, hb);
+                        job.run(h, &mut hb);
                         live.fetch_sub(1, Ordering::SeqCst);
                     });
                 if let Err(e) = spawned {
