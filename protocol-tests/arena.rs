@@ -546,6 +546,13 @@ fn brain_speaks() -> bool {
     answer.contains("name=")
 }
 
+/// No game of the match ended in a forfeit.
+fn assert_no_forfeit(r: &Run) {
+    for key in ["timeout", "crash", "illegal", "forbidden", "memory"] {
+        assert_eq!(json_int(&r.json, key), 0, "{key}: {}", r.stdout);
+    }
+}
+
 #[test]
 fn pbrain_sente_against_the_random_mover() {
     assert!(brain_speaks(), "pbrain-sente does not answer ABOUT");
@@ -566,9 +573,7 @@ fn pbrain_sente_against_the_random_mover() {
     ]);
     assert_eq!(json_int(&r.json, "games"), 2);
     // Sente must at least never forfeit.
-    for key in ["timeout", "crash", "illegal", "forbidden", "memory"] {
-        assert_eq!(json_int(&r.json, key), 0, "{key}: {}", r.stdout);
-    }
+    assert_no_forfeit(&r);
 }
 
 #[test]
@@ -592,7 +597,5 @@ fn pbrain_sente_stays_within_max_memory() {
         "40M",
     ]);
     assert_eq!(json_int(&r.json, "games"), 2);
-    for key in ["timeout", "crash", "illegal", "forbidden", "memory"] {
-        assert_eq!(json_int(&r.json, key), 0, "{key}: {}", r.stdout);
-    }
+    assert_no_forfeit(&r);
 }

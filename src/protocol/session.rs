@@ -273,7 +273,7 @@ impl Session {
                 out(Response::Message(format!(
                     "INFO MAX_THREAD_NUM {} threads {}",
                     crate::search::clamp_threads(i64::MAX),
-                    crate::search::clamp_threads(s.thread_num)
+                    self.threads()
                 )));
                 if let Some(p) = &self.ponder {
                     out(Response::Message(p.describe()));
@@ -292,6 +292,14 @@ impl Session {
         }
     }
 
+    /// Search threads for the next search: `INFO thread_num` within the
+    /// machine's cores and what the memory budget leaves room for.
+    fn threads(&self) -> usize {
+        let s = &self.settings;
+        crate::search::clamp_threads(s.thread_num)
+            .min(crate::search::threads_for_memory(s.memory_budget()))
+    }
+
     /// Build what the searcher needs (tables sized for the memory budget,
     /// the rule's pattern table) now, so the first move's clock does not
     /// pay for it. Called on START and INFO rule/max_memory, and before
@@ -306,8 +314,9 @@ impl Session {
             self.searcher = Some(searcher);
             self.searcher_bytes = bytes;
         }
+        let threads = self.threads();
         if let Some(s) = &mut self.searcher {
-            s.set_threads(crate::search::clamp_threads(self.settings.thread_num));
+            s.set_threads(threads);
         }
         pattern::table(self.settings.rules.rule);
     }
