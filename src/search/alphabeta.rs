@@ -20,10 +20,23 @@ const CHECK_EVERY: u64 = 64;
 /// Moves searched at full depth before reductions start.
 const LMR_FULL_MOVES: usize = 3;
 const LMR_MIN_DEPTH: i32 = 3;
+
+/// Late-move reduction of the `i`-th move (0-based) at `depth`: grows with
+/// the logarithms of both, 1 at depth 3 / move 3, 3 at depth 8 / move 20.
+fn lmr_reduction(depth: i32, i: usize) -> i32 {
+    let d = (depth.max(1) as f32).ln();
+    let m = ((i + 1) as f32).ln();
+    (0.4 + d * m / 2.2) as i32
+}
 /// Late-move pruning: at depth d at most LMP_BASE + LMP_PER_DEPTH·d² moves.
-const LMP_MAX_DEPTH: i32 = 4;
-const LMP_BASE: usize = 4;
-const LMP_PER_DEPTH: usize = 2;
+/// Late-move pruning: at depth d at most LMP_BASE + d² / 2 quiet moves
+/// (twice that at PV nodes).
+const LMP_BASE: usize = 2;
+
+fn lmp_limit(depth: i32) -> usize {
+    let d = depth.max(1) as usize;
+    LMP_BASE + d * d / 2
+}
 
 /// What bounds one tree search.
 pub struct TreeLimits<'a> {
@@ -271,8 +284,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             let killer = self.ord.is_killer(ply, m);
             // Late-move pruning: near the horizon only the best-ordered
             // quiet moves are tried (never a forced defence).
-            if quiet && !killer && depth <= LMP_MAX_DEPTH && best > -MATE_BOUND {
-                let limit = LMP_BASE + LMP_PER_DEPTH * depth as usize * depth as usize;
+            if quiet && !killer && best > -MATE_BOUND {
+                let limit = lmp_limit(depth);
                 if i >= limit * if pv_node { 2 } else { 1 } {
                     continue;
                 }
@@ -285,7 +298,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             } else {
                 let mut r = 0;
                 if quiet && !killer && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
-                    r = 1 + (i >= 8) as i32 + (i >= 20 && depth >= 6) as i32;
+                    r = lmr_reduction(depth, i) + !pv_node as i32;
                     r = r.min(new_depth - 1).max(0);
                 }
                 score = -self.pvs(new_depth - r, -alpha - 1, -alpha, ply + 1);

@@ -114,5 +114,6 @@ impl Ordering {
 #[inline]
 pub fn is_tactical(pos: &Position, m: Pos) -> bool {
     let stm = pos.stm();
-    pos.ev.class(m, stm) >= Class::Flex3 || pos.ev.class(m, stm.opposite()) >= Class::Flex3
+    pos.ev.class(m, stm) >= Class::DoubleThree
+        || pos.ev.class(m, stm.opposite()) >= Class::DoubleThree
 }
