@@ -28,7 +28,6 @@ fn lmr_reduction(depth: i32, i: usize) -> i32 {
     let m = ((i + 1) as f32).ln();
     (0.4 + d * m / 2.2) as i32
 }
-/// Late-move pruning: at depth d at most LMP_BASE + LMP_PER_DEPTH·d² moves.
 /// Late-move pruning: at depth d at most LMP_BASE + d² / 2 quiet moves
 /// (twice that at PV nodes).
 const LMP_BASE: usize = 2;
