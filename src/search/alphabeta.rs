@@ -10,7 +10,7 @@ use crate::game::board::Pos;
 use crate::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 
 use super::movegen::{generate, Gen, Position};
-use super::ordering::{is_tactical, Ordering, MAX_PLY};
+use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY, SORTED_HEAD};
 use super::threat::ThreatSolver;
 use super::time::TimePlan;
 use super::tt::{Bound, Tt};
@@ -243,6 +243,45 @@ impl<'a, 'b> Tree<'a, 'b> {
             }
         }
 
+        // The hash move before any generation: in a node without threats
+        // (nothing forces the side to move, it has no open four to make) the
+        // generator would return every near cell with the hash move first,
+        // so searching it now is the same search, and a cutoff saves
+        // generating and ordering the rest.
+        let orig_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Pos::NONE;
+        let mut hash_done = false;
+        if !hash_move.is_none()
+            && !horizon
+            && self.pos.ev.fives(opp) == 0
+            && self.pos.ev.open_fours(opp) == 0
+            && self.pos.ev.open_fours(stm) == 0
+            && self.pos.board.in_board(hash_move)
+            && self.pos.board.is_empty(hash_move)
+            && self.pos.board.near_count(hash_move) > 0
+            && self.pos.legal_for(hash_move, stm)
+        {
+            self.pos.make(hash_move);
+            let score = -self.pvs(depth - 1, -beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            hash_done = true;
+            best = score;
+            best_move = hash_move;
+            if score > alpha {
+                alpha = score;
+                self.set_pv(ply, hash_move);
+                if score >= beta {
+                    self.tt
+                        .store(key, ply, depth, best, Bound::Lower, best_move);
+                    return best;
+                }
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         let gen = generate(&mut self.pos, &mut moves, &mut self.scratch);
         let forced = match gen {
@@ -270,15 +309,19 @@ impl<'a, 'b> Tree<'a, 'b> {
         }
         let mut scored = std::mem::take(&mut self.score_bufs[ply]);
         self.ord
-            .score(&self.pos, ply, hash_move, &moves, &mut scored);
+            .score_head(&self.pos, ply, hash_move, &moves, &mut scored);
         // A single forced reply costs no depth.
         let extend = forced && scored.len() == 1 && !horizon;
 
-        let orig_alpha = alpha;
-        let mut best = -INFINITE;
-        let mut best_move = Pos::NONE;
         let mut quiets_tried: Vec<Pos> = Vec::new();
-        for (i, &(m, _)) in scored.iter().enumerate() {
+        for i in 0..scored.len() {
+            if i == SORTED_HEAD {
+                sort_tail(&mut scored);
+            }
+            let m = scored[i].0;
+            if hash_done && m == hash_move {
+                continue;
+            }
             let quiet = !forced && !is_tactical(&self.pos, m) && m != hash_move;
             let killer = self.ord.is_killer(ply, m);
             // Late-move pruning: near the horizon only the best-ordered

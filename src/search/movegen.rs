@@ -32,13 +32,16 @@ impl<'a> Position<'a> {
     #[inline]
     pub fn make(&mut self, p: Pos) {
         self.board.play(p);
-        self.ev.update(self.board, p);
+        self.ev.push(self.board, p);
     }
 
+    /// Take back the last move made through `make`.
     #[inline]
     pub fn unmake(&mut self) {
         if let Some(m) = self.board.unmake() {
-            self.ev.update(self.board, m.pos);
+            if !self.ev.pop() {
+                self.ev.update(self.board, m.pos);
+            }
         }
     }
 
@@ -69,10 +72,16 @@ impl<'a> Position<'a> {
     /// Empty cells near stones (the first cell searched on an empty board is
     /// its centre).
     pub fn near_cells(&self, out: &mut Vec<Pos>) {
-        out.clear();
+        self.near_cells_unsorted(out);
         // Board order (Pos order is row-major), so ties never depend on history.
-        out.extend_from_slice(self.board.candidates());
         out.sort_unstable();
+    }
+
+    /// `near_cells` in the board's candidate-list order (which depends on
+    /// the order the stones were played).
+    pub fn near_cells_unsorted(&self, out: &mut Vec<Pos>) {
+        out.clear();
+        out.extend_from_slice(self.board.candidates());
         if out.is_empty() {
             let (w, h) = (self.board.width() as i64, self.board.height() as i64);
             if let Some(c) = self.board.pos(w / 2, h / 2) {
@@ -156,7 +165,9 @@ pub fn generate(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) 
         return Gen::Moves { forced: true };
     }
     out.clear();
-    pos.near_cells(scratch);
+    // Unsorted: every caller orders the moves by score with the cell as the
+    // tie-break, so their order here never shows.
+    pos.near_cells_unsorted(scratch);
     for &p in scratch.iter() {
         if pos.legal_for(p, stm) {
             out.push(p);

@@ -85,6 +85,40 @@ impl Ordering {
         moves: &[Pos],
         out: &mut Vec<(Pos, i32)>,
     ) {
+        self.score_into(pos, ply, hash_move, moves, out);
+        // Ties broken by position so the order never depends on the sort.
+        out.sort_unstable_by(by_score);
+    }
+
+    /// `score`, but only the first `SORTED_HEAD` moves come out sorted (the
+    /// rest are all ordered after them): most nodes search one or two moves.
+    /// Call `sort_tail` before reading past the head.
+    pub fn score_head(
+        &self,
+        pos: &Position,
+        ply: usize,
+        hash_move: Pos,
+        moves: &[Pos],
+        out: &mut Vec<(Pos, i32)>,
+    ) {
+        self.score_into(pos, ply, hash_move, moves, out);
+        if out.len() > SORTED_HEAD {
+            out.select_nth_unstable_by(SORTED_HEAD - 1, by_score);
+            out[..SORTED_HEAD].sort_unstable_by(by_score);
+        } else {
+            out.sort_unstable_by(by_score);
+        }
+    }
+
+    /// The ordering score of every move, unsorted.
+    fn score_into(
+        &self,
+        pos: &Position,
+        ply: usize,
+        hash_move: Pos,
+        moves: &[Pos],
+        out: &mut Vec<(Pos, i32)>,
+    ) {
         out.clear();
         let stm = pos.stm();
         let opp = stm.opposite();
@@ -105,9 +139,25 @@ impl Ordering {
             };
             out.push((m, s));
         }
-        // Ties broken by position so the order never depends on the sort.
-        out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0)));
     }
+}
+
+/// Moves sorted whole by `Ordering::score_head`.
+pub const SORTED_HEAD: usize = 8;
+
+/// Sort what `score_head` left unsorted.
+#[inline]
+pub fn sort_tail(scored: &mut [(Pos, i32)]) {
+    if scored.len() > SORTED_HEAD {
+        scored[SORTED_HEAD..].sort_unstable_by(by_score);
+    }
+}
+
+/// Best score first; equal scores in board order (a total order: the same
+/// moves always come out in the same sequence).
+#[inline]
+fn by_score(a: &(Pos, i32), b: &(Pos, i32)) -> std::cmp::Ordering {
+    b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0))
 }
 
 /// Is the move tactical (never reduced): it makes or stops a three or more.
