@@ -167,3 +167,52 @@ pub fn is_tactical(pos: &Position, m: Pos) -> bool {
     pos.ev.class(m, stm) >= Class::DoubleThree
         || pos.ev.class(m, stm.opposite()) >= Class::DoubleThree
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::Board;
+    use crate::game::zobrist::SplitMix64;
+    use crate::search::movegen::{generate, Gen};
+    use crate::types::RuleSet;
+
+    #[test]
+    fn head_sort_then_tail_sort_is_the_full_order() {
+        let mut rng = SplitMix64::new(99);
+        let mut ord = Ordering::default();
+        let mut checked = 0;
+        for game in 0..20 {
+            let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();
+            let mut pos = Position::new(&mut b);
+            for ply in 0..40 {
+                let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+                if generate(&mut pos, &mut moves, &mut scratch) != (Gen::Moves { forced: false }) {
+                    break;
+                }
+                // Some history so that scores differ beyond the patterns.
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                ord.cutoff(
+                    ply % 4,
+                    pos.stm(),
+                    m,
+                    1 + (ply % 5) as i32,
+                    &moves[..2.min(moves.len())],
+                );
+                let hash = if game % 2 == 0 { moves[0] } else { Pos::NONE };
+                let (mut full, mut head) = (Vec::new(), Vec::new());
+                ord.score(&pos, ply % 4, hash, &moves, &mut full);
+                ord.score_head(&pos, ply % 4, hash, &moves, &mut head);
+                let n = SORTED_HEAD.min(full.len());
+                assert_eq!(head[..n], full[..n], "the head is the full order's head");
+                sort_tail(&mut head);
+                assert_eq!(head, full);
+                checked += (full.len() > SORTED_HEAD) as usize;
+                pos.make(m);
+            }
+        }
+        assert!(
+            checked > 100,
+            "positions with more moves than the head: {checked}"
+        );
+    }
+}
