@@ -200,8 +200,8 @@ impl<'a, 'b> Tree<'a, 'b> {
         }
         let pv_node = beta - alpha > 1;
 
-        // At the horizon only a five threat is looked at: its block is
-        // searched to depth 0 (no extension), so this stays bounded.
+        // At the horizon only a five or an open-four threat is looked at:
+        // its answers are searched to depth 0, so this stays bounded.
         let horizon = depth <= 0;
         if horizon {
             if self.pos.ev.fives(opp) == 0 {
@@ -220,7 +220,11 @@ impl<'a, 'b> Tree<'a, 'b> {
                         return mate_in(ply + line.len());
                     }
                 }
-                return self.pos.ev.evaluate(stm);
+                // An open three of the opponent must be answered: search the
+                // answers one ply (as a four is) rather than guess.
+                if self.pos.ev.open_fours(opp) == 0 {
+                    return self.pos.ev.evaluate(stm);
+                }
             }
             depth = 1;
         }
