@@ -126,17 +126,7 @@ impl Evaluator {
     /// from `p` (the board already shows the change).
     #[inline]
     pub fn update(&mut self, board: &Board, p: Pos) {
-        self.refresh(board, p, 0b1111);
-        for d in 0..4 {
-            let off = self.dirs[d];
-            for k in 1..=5isize {
-                for q in [p.offset(k * off), p.offset(-k * off)] {
-                    if board.cell(q) == EMPTY {
-                        self.refresh(board, q, 1 << d);
-                    }
-                }
-            }
-        }
+        self.refresh_around(board, p, false);
     }
 
     /// `update` for a stone just placed on `p`, remembering the cells it
@@ -149,14 +139,26 @@ impl Evaluator {
             total: self.total,
             counts: self.counts,
         });
-        self.undo.push((p.idx() as u32, self.cells[p.idx()]));
+        self.refresh_around(board, p, true);
+    }
+
+    /// Refresh `p` and the empty cells within five of it on its four lines
+    /// (each in that line's direction only); with `save`, log each cell on
+    /// the undo stack before it changes.
+    #[inline(always)]
+    fn refresh_around(&mut self, board: &Board, p: Pos, save: bool) {
+        if save {
+            self.undo.push((p.idx() as u32, self.cells[p.idx()]));
+        }
         self.refresh(board, p, 0b1111);
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..=5isize {
                 for q in [p.offset(k * off), p.offset(-k * off)] {
                     if board.cell(q) == EMPTY {
-                        self.undo.push((q.idx() as u32, self.cells[q.idx()]));
+                        if save {
+                            self.undo.push((q.idx() as u32, self.cells[q.idx()]));
+                        }
                         self.refresh(board, q, 1 << d);
                     }
                 }
