@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::game::board::Pos;
 use crate::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 
-use super::movegen::{generate, Gen, Position};
+use super::movegen::{generate, unforced, Gen, Position};
 use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY, SORTED_HEAD};
 use super::threat::ThreatSolver;
 use super::time::TimePlan;
@@ -258,8 +258,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         let mut hash_done = false;
         if !hash_move.is_none()
             && !horizon
-            && self.pos.ev.fives(opp) == 0
-            && self.pos.ev.open_fours(opp) == 0
+            && unforced(&self.pos)
             && self.pos.ev.open_fours(stm) == 0
             && self.pos.board.in_board(hash_move)
             && self.pos.board.is_empty(hash_move)

@@ -139,6 +139,15 @@ pub enum Gen {
     Moves { forced: bool },
 }
 
+/// Does nothing force the side to move (the opponent has no five point and
+/// no open-four point)? Then `generate` returns every legal near cell,
+/// unforced, unless the side to move has a five itself.
+#[inline]
+pub fn unforced(pos: &Position) -> bool {
+    let opp = pos.stm().opposite();
+    pos.ev.fives(opp) == 0 && pos.ev.open_fours(opp) == 0
+}
+
 /// Generate the moves of the side to move into `out` (see the module doc).
 /// `scratch` is a work buffer.
 pub fn generate(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) -> Gen {
