@@ -387,7 +387,39 @@ pub fn as_rust(w: &[f64]) -> String {
     s
 }
 
-/// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--split|--combo] GAMES...`
+/// Random openings for tuning games, one per line in the arena's format:
+/// 3 to 5 stones in the 7×7 box around the centre of a `size` board, Black
+/// first, colours alternating, none repeated. Unbalanced on purpose: the
+/// fit wants positions that are won and lost, not only even ones.
+pub fn random_openings(count: usize, size: usize, seed: u64) -> Vec<String> {
+    let mut rng = crate::game::zobrist::SplitMix64::new(seed);
+    let c = (size / 2) as i64;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 100 {
+        tries += 1;
+        let n = 3 + rng.below(3) as usize;
+        let mut pts: Vec<(i64, i64)> = Vec::new();
+        while pts.len() < n {
+            let p = (c - 3 + rng.below(7) as i64, c - 3 + rng.below(7) as i64);
+            if !pts.contains(&p) {
+                pts.push(p);
+            }
+        }
+        let line = pts
+            .iter()
+            .map(|(x, y)| format!("{x},{y}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        if seen.insert(line.clone()) {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--split|--combo] GAMES... | --make-openings N [--seed S] [--size N]...`
 /// Returns the process exit status.
 pub fn main_tune(args: &[String]) -> i32 {
     let mut rules = RuleSet::FREESTYLE;
@@ -398,6 +430,8 @@ pub fn main_tune(args: &[String]) -> i32 {
         l2: 0.0,
     };
     let mut model = Model::Tied;
+    let mut make_openings: Option<usize> = None;
+    let mut seed = 1u64;
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -432,6 +466,16 @@ pub fn main_tune(args: &[String]) -> i32 {
                     .map(|n| o.l2 = n)
                     .map_err(|_| format!("bad l2 {v:?}"))
             }),
+            "--make-openings" => val("--make-openings").and_then(|v| {
+                v.parse()
+                    .map(|n| make_openings = Some(n))
+                    .map_err(|_| format!("bad count {v:?}"))
+            }),
+            "--seed" => val("--seed").and_then(|v| {
+                v.parse()
+                    .map(|n| seed = n)
+                    .map_err(|_| format!("bad seed {v:?}"))
+            }),
             "--split" => {
                 model = Model::Split;
                 Ok(())
@@ -450,9 +494,16 @@ pub fn main_tune(args: &[String]) -> i32 {
             return 2;
         }
     }
+    if let Some(n) = make_openings {
+        println!("# {n} random 3-5 stone openings in the 7x7 box around the centre (seed {seed}); unbalanced, for tuning games");
+        for line in random_openings(n, size, seed) {
+            println!("{line}");
+        }
+        return 0;
+    }
     if files.is_empty() {
         eprintln!(
-            "usage: pbrain-sente tune [--rule BITS] [--size N] [--epochs N] [--lr X] [--l2 X] [--split|--combo] GAMES.txt..."
+            "usage: pbrain-sente tune [--rule BITS] [--size N] [--epochs N] [--lr X] [--l2 X] [--split|--combo] GAMES... | --make-openings N [--seed S] [--size N].txt..."
         );
         return 2;
     }
@@ -569,6 +620,24 @@ mod tests {
         let w = fit(&samples, &w0, &free, 300.0, o);
         assert!(mse(&samples, &w, 300.0) < mse(&samples, &w0, 300.0));
         assert!((w[5] - 60.0).abs() < (w0[5] - 60.0).abs() / 2.0, "{}", w[5]);
+    }
+
+    #[test]
+    fn random_openings_are_distinct_and_legal() {
+        let lines = random_openings(300, 15, 5);
+        assert_eq!(lines.len(), 300);
+        let set: std::collections::HashSet<_> = lines.iter().collect();
+        assert_eq!(set.len(), 300);
+        for l in &lines {
+            let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();
+            for mv in l.split(' ') {
+                let xy: Vec<i64> = mv.split(',').map(|v| v.parse().unwrap()).collect();
+                assert!((4..=10).contains(&xy[0]) && (4..=10).contains(&xy[1]));
+                let c = b.to_move();
+                b.try_make(xy[0], xy[1], c).unwrap();
+            }
+        }
+        assert_eq!(random_openings(10, 15, 5), lines[..10].to_vec());
     }
 
     #[test]
