@@ -9,6 +9,7 @@
 //! the values and per-class counters give the score and "does the opponent
 //! threaten a five / an open four" in O(1).
 
+pub mod tune;
 pub mod weights;
 
 use crate::game::board::{Board, Pos, EMPTY};

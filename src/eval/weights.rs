@@ -73,3 +73,41 @@ pub fn point_value(pats: [Pattern; 4], class: Class) -> i32 {
     }
     pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>() + CLASS_BONUS[class as usize]
 }
+
+/// Number of distinct combinations of four line codes, order ignored (the
+/// codes are the evaluator's nibbles, 0..=11): C(15, 4).
+pub const COMBOS: usize = 1365;
+
+/// Index of a combination of four line codes (each 0..=11), the same for
+/// every order of them: the multiset's rank in the combinatorial number
+/// system (sorted a ≤ b ≤ c ≤ d become a < b+1 < c+2 < d+3).
+pub fn combo_index(codes: [u16; 4]) -> usize {
+    let mut c = codes.map(|v| v.min(11) as usize);
+    c.sort_unstable();
+    let binom =
+        |n: usize, k: usize| -> usize { (0..k).fold(1usize, |acc, i| acc * (n - i) / (i + 1)) };
+    binom(c[0], 1) + binom(c[1] + 1, 2) + binom(c[2] + 2, 3) + binom(c[3] + 3, 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combo_index_is_a_bijection_on_multisets() {
+        let mut seen = vec![false; COMBOS];
+        for a in 0..12u16 {
+            for b in a..12 {
+                for c in b..12 {
+                    for d in c..12 {
+                        let i = combo_index([a, b, c, d]);
+                        assert!(!seen[i], "{a} {b} {c} {d} collides");
+                        seen[i] = true;
+                        assert_eq!(combo_index([d, b, a, c]), i);
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+}

@@ -1,0 +1,661 @@
+//! Fitting the evaluation weights to game outcomes (`pbrain-sente tune`).
+//!
+//! The static evaluation is linear in its weights: a point's value is the
+//! sum of its four line patterns' `PATTERN_VALUE`s plus its class's
+//! `CLASS_BONUS`, and the score is 10/8 of the side to move's point values
+//! minus the opponent's. So every position reduces to one feature vector
+//! (per weight: how often it counts for the side to move, times 10/8, minus
+//! how often for the opponent) and the score is the dot product with the
+//! weights. The tuner replays arena records (`games.txt`), keeps the
+//! positions the search would evaluate statically (no five threat on the
+//! board, no open three of the opponent, no open four to make unopposed),
+//! and fits the weights so that `sigmoid(score / K)` predicts the game's
+//! result for the side to move (least squares, Adam, full batch). `K` is
+//! first fitted with the current weights and then kept, so the scale of
+//! the scores stays what the search's margins expect. One game in ten is
+//! held out and its error reported before and after.
+
+use std::fmt::Write as _;
+
+use super::weights::{
+    classify, combo_index, point_value, Class, CLASSES, CLASS_BONUS, COMBOS, OPP_WEIGHT_8,
+    OWN_WEIGHT_8, PATTERN_VALUE,
+};
+use super::{nibble_pattern, Evaluator};
+use crate::game::board::Board;
+use crate::game::pattern::Pattern;
+use crate::types::{Color, RuleSet};
+
+/// Number of weights: the line patterns, then the classes.
+pub const PATTERNS: usize = PATTERN_VALUE.len();
+pub const WEIGHTS: usize = PATTERNS + CLASSES;
+
+/// The current weights as one vector (patterns, then class bonuses).
+pub fn current_weights() -> [f64; WEIGHTS] {
+    let mut w = [0.0; WEIGHTS];
+    for (i, v) in PATTERN_VALUE.iter().enumerate() {
+        w[i] = *v as f64;
+    }
+    for (i, v) in CLASS_BONUS.iter().enumerate() {
+        w[PATTERNS + i] = *v as f64;
+    }
+    w
+}
+
+/// How a score is built from the weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// The engine's form: one weight per line pattern and per class; the
+    /// side to move's counts weigh `OWN_WEIGHT_8 / 8`, the opponent's
+    /// `OPP_WEIGHT_8 / 8`.
+    Tied,
+    /// Separate pattern and class weights for the side to move's and the
+    /// opponent's points (`WEIGHTS` each, side to move first).
+    Split,
+    /// One value per combination of a point's four line codes
+    /// (`weights::combo_index`), weighted like `Tied`.
+    Combo,
+}
+
+impl Model {
+    pub fn dims(self) -> usize {
+        match self {
+            Model::Tied => WEIGHTS,
+            Model::Split => 2 * WEIGHTS,
+            Model::Combo => COMBOS,
+        }
+    }
+
+    /// The sparse feature vector of the position for the side to move
+    /// (index, value; indices ascending): the score is its dot product with
+    /// the weights (before the clamp to `EVAL_LIMIT`).
+    pub fn features(self, ev: &Evaluator, stm: Color) -> Vec<(u32, f64)> {
+        let (own_w, opp_w) = (OWN_WEIGHT_8 as f64 / 8.0, OPP_WEIGHT_8 as f64 / 8.0);
+        let mut x = vec![0.0; self.dims()];
+        for (color, own) in [(stm, true), (stm.opposite(), false)] {
+            let ci = color.index();
+            let tied = if own { own_w } else { -opp_w };
+            let (base, v) = match (self, own) {
+                (Model::Split, true) => (0, 1.0),
+                (Model::Split, false) => (WEIGHTS, -1.0),
+                _ => (0, tied),
+            };
+            for c in ev.cells.iter().filter(|c| c.live) {
+                if c.class[ci] == Class::Forbidden {
+                    continue; // worth nothing, whatever its patterns
+                }
+                let nibs = [0, 1, 2, 3].map(|d| (c.code[ci] >> (4 * d)) & 15);
+                if self == Model::Combo {
+                    x[combo_index(nibs)] += v;
+                } else {
+                    for n in nibs {
+                        x[base + nibble_pattern(n) as usize] += v;
+                    }
+                    x[base + PATTERNS + c.class[ci] as usize] += v;
+                }
+            }
+        }
+        x.iter()
+            .enumerate()
+            .filter(|(_, v)| **v != 0.0)
+            .map(|(i, v)| (i as u32, *v))
+            .collect()
+    }
+
+    /// The engine's current weights in this model.
+    pub fn current(self) -> Vec<f64> {
+        let w = current_weights();
+        let (own_w, opp_w) = (OWN_WEIGHT_8 as f64 / 8.0, OPP_WEIGHT_8 as f64 / 8.0);
+        match self {
+            Model::Tied => w.to_vec(),
+            Model::Split => w
+                .iter()
+                .map(|v| v * own_w)
+                .chain(w.iter().map(|v| v * opp_w))
+                .collect(),
+            Model::Combo => {
+                let mut v = vec![0.0; COMBOS];
+                for_each_combo(|i, nibs| {
+                    let pats = nibs.map(nibble_pattern);
+                    let dfs = nibs.map(|n| n == super::DOUBLE_FOUR_CODE);
+                    v[i] = point_value(pats, classify(pats, dfs, false)) as f64;
+                });
+                v
+            }
+        }
+    }
+
+    /// Weights never tuned: worthless patterns (none, overline), the
+    /// forbidden class (worth nothing by rule), and fives (never on a
+    /// quiet board).
+    fn frozen(self, k: usize) -> bool {
+        match self {
+            Model::Tied | Model::Split => {
+                let k = k % WEIGHTS;
+                k == Pattern::None as usize
+                    || k == Pattern::Overline as usize
+                    || k == Pattern::Five as usize
+                    || k == PATTERNS + Class::Forbidden as usize
+                    || k == PATTERNS + Class::None as usize
+                    || k == PATTERNS + Class::Five as usize
+            }
+            Model::Combo => {
+                let mut five = false;
+                for_each_combo(|i, nibs| {
+                    if i == k {
+                        five = nibs.contains(&(Pattern::Five as u16));
+                    }
+                });
+                five
+            }
+        }
+    }
+}
+
+/// Call `f` with every combination index and one ordering of its codes.
+fn for_each_combo(mut f: impl FnMut(usize, [u16; 4])) {
+    for a in 0..12u16 {
+        for b in a..12 {
+            for c in b..12 {
+                for d in c..12 {
+                    f(combo_index([a, b, c, d]), [a, b, c, d]);
+                }
+            }
+        }
+    }
+}
+
+/// Would the search score this position statically at its horizon?
+pub fn quiet(ev: &Evaluator, stm: Color) -> bool {
+    let opp = stm.opposite();
+    ev.fives(stm) == 0
+        && ev.fives(opp) == 0
+        && ev.open_fours(opp) == 0
+        && !(ev.open_fours(stm) > 0 && ev.fours(opp) == 0)
+}
+
+/// One training position: features and the result for the side to move
+/// (1 win, 0.5 draw, 0 loss).
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub x: Vec<(u32, f64)>,
+    pub y: f64,
+    /// Which game it came from (held-out split by game).
+    pub game: usize,
+}
+
+/// Replay the records in `text` (arena `games.txt` lines) under `rules` on
+/// a `size` board and collect the quiet positions of games that ended on
+/// the board (five or draw; forfeits say nothing about the position).
+/// Returns the samples and the number of games used.
+pub fn samples_from_records(
+    text: &str,
+    rules: RuleSet,
+    size: usize,
+    model: Model,
+    first_game: usize,
+) -> (Vec<Sample>, usize) {
+    let mut out = Vec::new();
+    let mut games = 0;
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 8 || !(f[4] == "five" || f[4] == "draw") {
+            continue;
+        }
+        let winner = match f[3] {
+            "1-0" => Some(Color::Black),
+            "0-1" => Some(Color::White),
+            "1/2-1/2" => None,
+            _ => continue,
+        };
+        let Ok(opening_len) = f[5].parse::<usize>() else {
+            continue;
+        };
+        let Ok(mut board) = Board::square(size, rules) else {
+            return (out, games);
+        };
+        let mut ok = true;
+        let mut positions = Vec::new();
+        for (i, mv) in f[7].split_whitespace().enumerate() {
+            let xy: Vec<i64> = mv.split(',').filter_map(|v| v.parse().ok()).collect();
+            let color = board.to_move();
+            if xy.len() != 2 || board.try_make(xy[0], xy[1], color).is_err() {
+                ok = false;
+                break;
+            }
+            if i + 1 >= opening_len {
+                let ev = Evaluator::new(&board);
+                let stm = board.to_move();
+                if quiet(&ev, stm) {
+                    let y = match winner {
+                        None => 0.5,
+                        Some(c) if c == stm => 1.0,
+                        Some(_) => 0.0,
+                    };
+                    positions.push(Sample {
+                        x: model.features(&ev, stm),
+                        y,
+                        game: first_game + games,
+                    });
+                }
+            }
+        }
+        if ok {
+            out.extend(positions);
+            games += 1;
+        }
+    }
+    (out, games)
+}
+
+#[inline]
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+fn dot(w: &[f64], x: &[(u32, f64)]) -> f64 {
+    x.iter().map(|&(i, v)| w[i as usize] * v).sum()
+}
+
+/// Mean squared error of `sigmoid(score / k)` against the results.
+pub fn mse(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let s: f64 = samples
+        .iter()
+        .map(|s| {
+            let e = sigmoid(dot(w, &s.x) / k) - s.y;
+            e * e
+        })
+        .sum();
+    s / samples.len() as f64
+}
+
+/// The scale `K` (score units per logit) that best fits `w`: a golden
+/// section search over 10..5000 on a log scale.
+pub fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (10f64.ln(), 5000f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if mse(samples, w, a.exp()) < mse(samples, w, b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Which weights a fit may move: not the frozen ones, nor those that
+/// count in too few samples to be measured (fewer than `min_samples`).
+pub fn tunable(samples: &[Sample], model: Model, min_samples: usize) -> Vec<bool> {
+    let mut seen = vec![0usize; model.dims()];
+    for s in samples {
+        for &(k, _) in &s.x {
+            seen[k as usize] += 1;
+        }
+    }
+    (0..model.dims())
+        .map(|k| !model.frozen(k) && seen[k] >= min_samples)
+        .collect()
+}
+
+/// How a fit runs: Adam on the mean squared error, full batch, `epochs`
+/// steps of size `lr` score units, plus `l2` times the mean squared change
+/// from the start in hundreds of score units (keeps rarely seen weights
+/// near the hand-set ones).
+#[derive(Clone, Copy, Debug)]
+pub struct FitOptions {
+    pub epochs: usize,
+    pub lr: f64,
+    pub l2: f64,
+}
+
+/// Fit the weights marked in `free` from `start`. Weights stay
+/// non-negative: every shape is worth something to its owner.
+pub fn fit(samples: &[Sample], start: &[f64], free: &[bool], k: f64, o: FitOptions) -> Vec<f64> {
+    let FitOptions { epochs, lr, l2 } = o;
+    let dims = start.len();
+    let mut w = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; dims], vec![0.0; dims]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
+    let n = samples.len().max(1) as f64;
+    for t in 1..=epochs {
+        let mut g = vec![0.0; dims];
+        for s in samples {
+            let p = sigmoid(dot(&w, &s.x) / k);
+            let c = 2.0 * (p - s.y) * p * (1.0 - p) / k;
+            for &(j, xj) in &s.x {
+                g[j as usize] += c * xj;
+            }
+        }
+        for j in 0..dims {
+            if !free[j] {
+                continue;
+            }
+            let gj = g[j] / n + 2.0 * l2 * (w[j] - start[j]) / 1e4 / dims as f64;
+            m[j] = b1 * m[j] + (1.0 - b1) * gj;
+            v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
+            let mh = m[j] / (1.0 - b1.powi(t as i32));
+            let vh = v[j] / (1.0 - b2.powi(t as i32));
+            w[j] = (w[j] - lr * mh / (vh.sqrt() + eps)).max(0.0);
+        }
+    }
+    w
+}
+
+/// The weights as the Rust arrays of `weights.rs`, rounded (for the split
+/// model, the side to move's arrays then the opponent's; for the combination
+/// model, one table of `COMBOS` values).
+pub fn as_rust(w: &[f64]) -> String {
+    let mut s = String::new();
+    if w.len() == COMBOS {
+        s.push_str("pub const COMBO_VALUE: [i32; COMBOS] = [\n");
+        for row in w.chunks(16) {
+            let vals: Vec<String> = row.iter().map(|v| (v.round() as i64).to_string()).collect();
+            let _ = writeln!(s, "    {},", vals.join(", "));
+        }
+        s.push_str("];\n");
+        return s;
+    }
+    for (i, part) in w.chunks(WEIGHTS).enumerate() {
+        let who = if w.len() > WEIGHTS {
+            ["OWN_", "OPP_"][i.min(1)]
+        } else {
+            ""
+        };
+        let list = |vals: &[f64]| {
+            vals.iter()
+                .map(|v| (v.round() as i64).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            s,
+            "pub const {who}PATTERN_VALUE: [i32; {PATTERNS}] = [{}];",
+            list(&part[..PATTERNS])
+        );
+        let _ = writeln!(
+            s,
+            "pub const {who}CLASS_BONUS: [i32; CLASSES] = [{}];",
+            list(&part[PATTERNS..])
+        );
+    }
+    s
+}
+
+/// Random openings for tuning games, one per line in the arena's format:
+/// 3 to 5 stones in the 7×7 box around the centre of a `size` board, Black
+/// first, colours alternating, none repeated. Unbalanced on purpose: the
+/// fit wants positions that are won and lost, not only even ones.
+pub fn random_openings(count: usize, size: usize, seed: u64) -> Vec<String> {
+    let mut rng = crate::game::zobrist::SplitMix64::new(seed);
+    let c = (size / 2) as i64;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 100 {
+        tries += 1;
+        let n = 3 + rng.below(3) as usize;
+        let mut pts: Vec<(i64, i64)> = Vec::new();
+        while pts.len() < n {
+            let p = (c - 3 + rng.below(7) as i64, c - 3 + rng.below(7) as i64);
+            if !pts.contains(&p) {
+                pts.push(p);
+            }
+        }
+        let line = pts
+            .iter()
+            .map(|(x, y)| format!("{x},{y}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        if seen.insert(line.clone()) {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--split|--combo] GAMES... | --make-openings N [--seed S] [--size N]...`
+/// Returns the process exit status.
+pub fn main_tune(args: &[String]) -> i32 {
+    let mut rules = RuleSet::FREESTYLE;
+    let mut size = 15usize;
+    let mut o = FitOptions {
+        epochs: 2000,
+        lr: 0.5,
+        l2: 0.0,
+    };
+    let mut model = Model::Tied;
+    let mut make_openings: Option<usize> = None;
+    let mut seed = 1u64;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = |name: &str| -> Result<String, String> {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} wants a value"))
+        };
+        let r = match a.as_str() {
+            "--rule" => val("--rule").and_then(|v| {
+                v.parse::<u32>()
+                    .map(|b| rules = RuleSet::from_bits(b))
+                    .map_err(|_| format!("bad rule {v:?}"))
+            }),
+            "--size" => val("--size").and_then(|v| {
+                v.parse()
+                    .map(|n| size = n)
+                    .map_err(|_| format!("bad size {v:?}"))
+            }),
+            "--epochs" => val("--epochs").and_then(|v| {
+                v.parse()
+                    .map(|n| o.epochs = n)
+                    .map_err(|_| format!("bad epochs {v:?}"))
+            }),
+            "--lr" => val("--lr").and_then(|v| {
+                v.parse()
+                    .map(|n| o.lr = n)
+                    .map_err(|_| format!("bad lr {v:?}"))
+            }),
+            "--l2" => val("--l2").and_then(|v| {
+                v.parse()
+                    .map(|n| o.l2 = n)
+                    .map_err(|_| format!("bad l2 {v:?}"))
+            }),
+            "--make-openings" => val("--make-openings").and_then(|v| {
+                v.parse()
+                    .map(|n| make_openings = Some(n))
+                    .map_err(|_| format!("bad count {v:?}"))
+            }),
+            "--seed" => val("--seed").and_then(|v| {
+                v.parse()
+                    .map(|n| seed = n)
+                    .map_err(|_| format!("bad seed {v:?}"))
+            }),
+            "--split" => {
+                model = Model::Split;
+                Ok(())
+            }
+            "--combo" => {
+                model = Model::Combo;
+                Ok(())
+            }
+            f => {
+                files.push(f.to_string());
+                Ok(())
+            }
+        };
+        if let Err(e) = r {
+            eprintln!("tune: {e}");
+            return 2;
+        }
+    }
+    if let Some(n) = make_openings {
+        println!("# {n} random 3-5 stone openings in the 7x7 box around the centre (seed {seed}); unbalanced, for tuning games");
+        for line in random_openings(n, size, seed) {
+            println!("{line}");
+        }
+        return 0;
+    }
+    if files.is_empty() {
+        eprintln!(
+            "usage: pbrain-sente tune [--rule BITS] [--size N] [--epochs N] [--lr X] [--l2 X] [--split|--combo] GAMES... | --make-openings N [--seed S] [--size N].txt..."
+        );
+        return 2;
+    }
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for f in &files {
+        match std::fs::read_to_string(f) {
+            Ok(text) => {
+                let (s, g) = samples_from_records(&text, rules, size, model, games);
+                samples.extend(s);
+                games += g;
+            }
+            Err(e) => {
+                eprintln!("tune: {f}: {e}");
+                return 1;
+            }
+        }
+    }
+    let (train, test): (Vec<Sample>, Vec<Sample>) =
+        samples.into_iter().partition(|s| s.game % 10 != 9);
+    println!(
+        "games {games}, quiet positions {} for fitting, {} held out",
+        train.len(),
+        test.len()
+    );
+    if train.is_empty() {
+        eprintln!("tune: no positions");
+        return 1;
+    }
+    let w0 = model.current();
+    let k = fit_k(&train, &w0);
+    let free = tunable(&train, model, train.len() / 200);
+    println!("K {k:.1}");
+    println!(
+        "current: train mse {:.5}, held-out mse {:.5}",
+        mse(&train, &w0, k),
+        mse(&test, &w0, k)
+    );
+    let w = fit(&train, &w0, &free, k, o);
+    println!(
+        "fitted:  train mse {:.5}, held-out mse {:.5}",
+        mse(&train, &w, k),
+        mse(&test, &w, k)
+    );
+    print!("{}", as_rust(&w));
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::EMPTY;
+    use crate::game::zobrist::SplitMix64;
+
+    /// The features times the current weights give the evaluator's score.
+    #[test]
+    fn features_reproduce_the_evaluation() {
+        let mut rng = SplitMix64::new(99);
+        let mut checks = 0;
+        for rule in crate::types::Rule::ALL {
+            let rules = RuleSet {
+                rule,
+                continuous: false,
+            };
+            let mut b = Board::square(15, rules).unwrap();
+            for _ in 0..60 {
+                let empties: Vec<_> = b.empty_cells().collect();
+                let p = empties[rng.below(empties.len() as u64) as usize];
+                b.play(p);
+                if b.cells().iter().any(|&q| b.cell(q) == EMPTY) {
+                    let ev = Evaluator::new(&b);
+                    let stm = b.to_move();
+                    let e = ev.evaluate(stm) as f64;
+                    if e.abs() < super::super::weights::EVAL_LIMIT as f64 {
+                        // evaluate() divides the integer sums by 8.
+                        for model in [Model::Tied, Model::Split, Model::Combo] {
+                            let x = model.features(&ev, stm);
+                            assert!((dot(&model.current(), &x) - e).abs() < 1.0, "{model:?}");
+                        }
+                        checks += 1;
+                    }
+                }
+            }
+        }
+        assert!(checks > 100);
+    }
+
+    /// On results drawn from a known weight vector the fit lowers the error
+    /// and moves the weights towards it.
+    #[test]
+    fn fitting_recovers_a_planted_weight() {
+        let mut rng = SplitMix64::new(7);
+        let mut truth = current_weights();
+        truth[5] = 60.0; // Flex2 worth much more than its current 14
+        let mut samples = Vec::new();
+        for g in 0..4000 {
+            let x: Vec<(u32, f64)> = (2..10).map(|k| (k, rng.below(21) as f64 - 10.0)).collect();
+            let p = sigmoid(dot(&truth, &x) / 300.0);
+            let y = if (rng.below(1_000_000) as f64) < p * 1e6 {
+                1.0
+            } else {
+                0.0
+            };
+            samples.push(Sample { x, y, game: g });
+        }
+        let w0 = current_weights().to_vec();
+        let free = tunable(&samples, Model::Tied, 10);
+        assert!(!free[0] && free[5]);
+        let o = FitOptions {
+            epochs: 1500,
+            lr: 1.0,
+            l2: 0.0,
+        };
+        let w = fit(&samples, &w0, &free, 300.0, o);
+        assert!(mse(&samples, &w, 300.0) < mse(&samples, &w0, 300.0));
+        assert!((w[5] - 60.0).abs() < (w0[5] - 60.0).abs() / 2.0, "{}", w[5]);
+    }
+
+    #[test]
+    fn random_openings_are_distinct_and_legal() {
+        let lines = random_openings(300, 15, 5);
+        assert_eq!(lines.len(), 300);
+        let set: std::collections::HashSet<_> = lines.iter().collect();
+        assert_eq!(set.len(), 300);
+        for l in &lines {
+            let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();
+            for mv in l.split(' ') {
+                let xy: Vec<i64> = mv.split(',').map(|v| v.parse().unwrap()).collect();
+                assert!((4..=10).contains(&xy[0]) && (4..=10).contains(&xy[1]));
+                let c = b.to_move();
+                b.try_make(xy[0], xy[1], c).unwrap();
+            }
+        }
+        assert_eq!(random_openings(10, 15, 5), lines[..10].to_vec());
+    }
+
+    #[test]
+    fn records_give_quiet_positions_with_results() {
+        // Black wins on the row; positions alternate sides, so both labels
+        // appear, and the final five is not quiet.
+        let line = "1\tA\tB\t1-0\tfive\t1\t-\t7,7 0,0 8,7 0,1 9,7 0,2 10,7 0,4 11,7";
+        let (s, g) = samples_from_records(line, RuleSet::FREESTYLE, 15, Model::Tied, 0);
+        assert_eq!(g, 1);
+        assert!(!s.is_empty() && s.len() < 9);
+        assert!(s.iter().any(|x| x.y == 1.0) && s.iter().any(|x| x.y == 0.0));
+        let (s, g) = samples_from_records(
+            &line.replace("five", "timeout"),
+            RuleSet::FREESTYLE,
+            15,
+            Model::Tied,
+            0,
+        );
+        assert_eq!((s.len(), g), (0, 0));
+    }
+}
