@@ -18,17 +18,17 @@ pub const CLASSES: usize = Class::ALL.len();
 /// Value of one line pattern at an empty point for the colour that could
 /// play there (indexed by `Pattern as usize`).
 pub const PATTERN_VALUE: [i32; 11] = [
-    0,   // None
-    0,   // Overline
-    0,   // Block1
-    2,   // Flex1
-    5,   // Block2
-    0,   // Flex2
-    65,  // Block3
-    116, // Flex3
-    177, // Block4
-    811, // Flex4
-    600, // Five
+    0,    // None
+    0,    // Overline
+    0,    // Block1
+    2,    // Flex1
+    5,    // Block2
+    0,    // Flex2
+    65,   // Block3
+    116,  // Flex3
+    177,  // Block4
+    811,  // Flex4
+    2000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
 /// Extra value of a point for its combination class (indexed by `Class`).
