@@ -18,17 +18,17 @@ pub const CLASSES: usize = Class::ALL.len();
 /// Value of one line pattern at an empty point for the colour that could
 /// play there (indexed by `Pattern as usize`).
 pub const PATTERN_VALUE: [i32; 11] = [
-    0,   // None
-    0,   // Overline
-    1,   // Block1
-    3,   // Flex1
-    5,   // Block2
-    14,  // Flex2
-    16,  // Block3
-    50,  // Flex3
-    60,  // Block4
-    220, // Flex4
-    600, // Five
+    0,    // None
+    0,    // Overline
+    0,    // Block1
+    2,    // Flex1
+    5,    // Block2
+    0,    // Flex2
+    65,   // Block3
+    116,  // Flex3
+    177,  // Block4
+    811,  // Flex4
+    2000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
 /// Extra value of a point for its combination class (indexed by `Class`).
@@ -36,14 +36,14 @@ pub const CLASS_BONUS: [i32; CLASSES] = [
     0,   // Forbidden
     0,   // None
     0,   // Two
-    8,   // DoubleTwo
+    62,  // DoubleTwo
     0,   // Block3
-    0,   // Flex3
-    80,  // DoubleThree
-    0,   // Block4
-    200, // FourThree
-    250, // DoubleFour
-    0,   // Flex4
+    19,  // Flex3
+    69,  // DoubleThree
+    71,  // Block4
+    748, // FourThree
+    0,   // DoubleFour
+    584, // Flex4
     0,   // Five
 ];
 
