@@ -21,31 +21,31 @@ pub const OWN_PATTERN_VALUE: [i32; 11] = [
     0,    // None
     0,    // Overline
     0,    // Block1
-    2,    // Flex1
-    6,    // Block2
-    0,    // Flex2
-    81,   // Block3
-    145,  // Flex3
-    221,  // Block4
-    1014, // Flex4
+    0,    // Flex1
+    12,   // Block2
+    5,    // Flex2
+    91,   // Block3
+    206,  // Flex3
+    316,  // Block4
+    1738, // Flex4
     2500, // Five: never on a board the search scores (not fitted); above any four
 ];
 
 /// Extra value of such a point for its combination class (indexed by
 /// `Class`), when its colour is to move.
 pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
-    0,   // Forbidden
-    0,   // None
-    0,   // Two
-    78,  // DoubleTwo
-    0,   // Block3
-    24,  // Flex3
-    86,  // DoubleThree
-    89,  // Block4
-    935, // FourThree
-    0,   // DoubleFour
-    730, // Flex4
-    0,   // Five
+    0,    // Forbidden
+    0,    // None
+    0,    // Two
+    74,   // DoubleTwo
+    0,    // Block3
+    0,    // Flex3
+    382,  // DoubleThree
+    0,    // Block4
+    1728, // FourThree
+    0,    // DoubleFour
+    1449, // Flex4
+    0,    // Five
 ];
 
 /// The same two tables for the points of the side not to move: having the
@@ -54,12 +54,12 @@ pub const OPP_PATTERN_VALUE: [i32; 11] = [
     0,    // None
     0,    // Overline
     0,    // Block1
-    2,    // Flex1
-    5,    // Block2
+    0,    // Flex1
+    14,   // Block2
     0,    // Flex2
-    65,   // Block3
-    116,  // Flex3
-    177,  // Block4
+    79,   // Block3
+    103,  // Flex3
+    159,  // Block4
     811,  // Flex4
     2000, // Five: never on a board the search scores (not fitted); above any four
 ];
@@ -68,12 +68,12 @@ pub const OPP_CLASS_BONUS: [i32; CLASSES] = [
     0,   // Forbidden
     0,   // None
     0,   // Two
-    62,  // DoubleTwo
+    53,  // DoubleTwo
     0,   // Block3
-    19,  // Flex3
-    69,  // DoubleThree
-    71,  // Block4
-    748, // FourThree
+    24,  // Flex3
+    22,  // DoubleThree
+    137, // Block4
+    772, // FourThree
     0,   // DoubleFour
     584, // Flex4
     0,   // Five
