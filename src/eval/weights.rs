@@ -28,7 +28,7 @@ pub const OWN_PATTERN_VALUE: [i32; 11] = [
     206,  // Flex3
     316,  // Block4
     1738, // Flex4
-    2500, // Five: never on a board the search scores (not fitted); above any four
+    5000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
 /// Extra value of such a point for its combination class (indexed by
@@ -61,7 +61,7 @@ pub const OPP_PATTERN_VALUE: [i32; 11] = [
     103,  // Flex3
     159,  // Block4
     811,  // Flex4
-    2000, // Five: never on a board the search scores (not fitted); above any four
+    5000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
 pub const OPP_CLASS_BONUS: [i32; CLASSES] = [
