@@ -1086,10 +1086,16 @@ mod tests {
         let mut s = small();
         run(&mut s, "INFO max_depth 3");
         run(&mut s, "START 15");
-        run(&mut s, "TURN 7,7");
+        let first = run(&mut s, "TURN 7,7");
         assert!(!s.pondering(), "off by default");
         run(&mut s, "INFO game_type 0");
-        let mv = run(&mut s, "TURN 9,9");
+        // Any empty cell will do for the opponent's second move.
+        let second = if first[0] == "9,9" {
+            "TURN 5,5"
+        } else {
+            "TURN 9,9"
+        };
+        let mv = run(&mut s, second);
         assert!(s.pondering(), "game_type 0 turns it on");
         for keep in ["INFO time_left 5000", "INFO timeout_turn 900", "ABOUT"] {
             run(&mut s, keep);
