@@ -16,16 +16,17 @@ use crate::game::board::{Board, Pos, EMPTY};
 use crate::game::pattern::{table, Pattern, PatternTable};
 use crate::types::{Color, Rule, Score};
 
-use weights::{classify, point_value, Class, CLASSES, EVAL_LIMIT, OPP_WEIGHT_8, OWN_WEIGHT_8};
+use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
 
 /// Nibble code of a line: the `Pattern` (0..=10), or `DOUBLE_FOUR_CODE`
 /// for a `Flex4` line that holds two separate fours (renju needs to know).
 const DOUBLE_FOUR_CODE: u16 = 11;
 
-/// Class and value of every combination of four line nibbles, one table for
-/// ordinary colours and one for renju Black: `value << 8 | class`.
+/// Class and values of every combination of four line nibbles, one table
+/// for ordinary colours and one for renju Black: `opp_value << 36 |
+/// own_value << 8 | class` (the values as the side to move and not).
 struct Combos {
-    t: [Box<[u32]>; 2],
+    t: [Box<[u64]>; 2],
 }
 
 fn combos() -> &'static Combos {
@@ -38,9 +39,10 @@ fn combos() -> &'static Combos {
                     let pats = [0, 1, 2, 3].map(|d| nibble_pattern(nib(d)));
                     let dfs = [0, 1, 2, 3].map(|d| nib(d) == DOUBLE_FOUR_CODE);
                     let class = classify(pats, dfs, renju_black);
-                    ((point_value(pats, class) as u32) << 8) | class as u32
+                    let (own, opp) = point_values(pats, class);
+                    ((opp as u64) << 36) | ((own as u64) << 8) | class as u64
                 })
-                .collect::<Vec<u32>>()
+                .collect::<Vec<u64>>()
                 .into_boxed_slice()
         };
         Combos {
@@ -67,7 +69,10 @@ struct CellEval {
     /// Four line nibbles per colour (direction d in bits 4d..4d+4).
     code: [u16; 2],
     class: [Class; 2],
+    /// The point's value to each colour when that colour is to move, and
+    /// when it is not.
     val: [i32; 2],
+    oval: [i32; 2],
     /// Is this an empty playing cell whose value is in the totals?
     live: bool,
 }
@@ -77,10 +82,12 @@ struct CellEval {
 pub struct Evaluator {
     table: &'static PatternTable,
     /// Combination tables per colour (renju Black has its own).
-    combo: [&'static [u32]; 2],
+    combo: [&'static [u64]; 2],
     dirs: [isize; 4],
     cells: Vec<CellEval>,
+    /// Sums of `val` and of `oval` per colour.
     total: [i32; 2],
+    ototal: [i32; 2],
     counts: [[u16; CLASSES]; 2],
     /// Undo log of `push`: the cells it changed, as they were before.
     undo: Vec<(u32, CellEval)>,
@@ -93,6 +100,7 @@ pub struct Evaluator {
 struct Frame {
     undo_len: usize,
     total: [i32; 2],
+    ototal: [i32; 2],
     counts: [[u16; CLASSES]; 2],
 }
 
@@ -113,6 +121,7 @@ impl Evaluator {
             dirs: board.dirs(),
             cells: vec![CellEval::default(); n],
             total: [0; 2],
+            ototal: [0; 2],
             counts: [[0; CLASSES]; 2],
             undo: Vec::new(),
             frames: Vec::new(),
@@ -138,6 +147,7 @@ impl Evaluator {
         self.frames.push(Frame {
             undo_len: self.undo.len(),
             total: self.total,
+            ototal: self.ototal,
             counts: self.counts,
         });
         self.refresh_around(board, p, true);
@@ -179,6 +189,7 @@ impl Evaluator {
         }
         self.undo.truncate(f.undo_len);
         self.total = f.total;
+        self.ototal = f.ototal;
         self.counts = f.counts;
         true
     }
@@ -190,6 +201,7 @@ impl Evaluator {
         if c.live {
             for col in 0..2 {
                 self.total[col] -= c.val[col];
+                self.ototal[col] -= c.oval[col];
                 self.counts[col][c.class[col] as usize] -= 1;
             }
         }
@@ -216,8 +228,10 @@ impl Evaluator {
             let cv = self.combo[ci][code as usize];
             let class = Class::ALL[(cv & 255) as usize];
             c.class[ci] = class;
-            c.val[ci] = (cv >> 8) as i32;
+            c.val[ci] = ((cv >> 8) & 0x0fff_ffff) as i32;
+            c.oval[ci] = (cv >> 36) as i32;
             self.total[ci] += c.val[ci];
+            self.ototal[ci] += c.oval[ci];
             self.counts[ci][class as usize] += 1;
         }
         c.live = true;
@@ -236,7 +250,8 @@ impl Evaluator {
         nibble_pattern((self.cells[p.idx()].code[color.index()] >> (4 * d)) & 15)
     }
 
-    /// The evaluation value of the empty cell `p` for `color`.
+    /// The evaluation value of the empty cell `p` for `color` when `color`
+    /// is to move.
     #[inline]
     pub fn value(&self, p: Pos, color: Color) -> i32 {
         self.cells[p.idx()].val[color.index()]
@@ -269,7 +284,7 @@ impl Evaluator {
             .sum()
     }
 
-    /// Sum of the point values of `color`.
+    /// Sum of the point values of `color` (as the side to move).
     #[inline]
     pub fn total(&self, color: Color) -> i32 {
         self.total[color.index()]
@@ -278,14 +293,17 @@ impl Evaluator {
     /// Static score for `stm`, the side to move.
     #[inline]
     pub fn evaluate(&self, stm: Color) -> Score {
-        let own = self.total[stm.index()] * OWN_WEIGHT_8;
-        let opp = self.total[stm.opposite().index()] * OPP_WEIGHT_8;
-        ((own - opp) / 8).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let own = self.total[stm.index()];
+        let opp = self.ototal[stm.opposite().index()];
+        (own - opp).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// Does this cache equal a from-scratch evaluation of `board`?
     pub fn same_as(&self, other: &Evaluator) -> bool {
-        self.total == other.total && self.counts == other.counts && self.cells == other.cells
+        self.total == other.total
+            && self.ototal == other.ototal
+            && self.counts == other.counts
+            && self.cells == other.cells
     }
 }
 

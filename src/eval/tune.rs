@@ -1,11 +1,11 @@
 //! Fitting the evaluation weights to game outcomes (`pbrain-sente tune`).
 //!
 //! The static evaluation is linear in its weights: a point's value is the
-//! sum of its four line patterns' `PATTERN_VALUE`s plus its class's
-//! `CLASS_BONUS`, and the score is 10/8 of the side to move's point values
-//! minus the opponent's. So every position reduces to one feature vector
-//! (per weight: how often it counts for the side to move, times 10/8, minus
-//! how often for the opponent) and the score is the dot product with the
+//! sum of its four line patterns' values plus its class's bonus, with one
+//! set of tables for the side to move's points (`OWN_…`) and one for the
+//! opponent's (`OPP_…`), and the score is the side to move's sum minus
+//! the opponent's. So every position reduces to one feature vector (per
+//! weight: how often it counts) and the score is its dot product with the
 //! weights. The tuner replays arena records (`games.txt`), keeps the
 //! positions the search would evaluate statically (no five threat on the
 //! board, no open three of the opponent, no open four to make unopposed),
@@ -18,43 +18,48 @@
 use std::fmt::Write as _;
 
 use super::weights::{
-    classify, combo_index, point_value, Class, CLASSES, CLASS_BONUS, COMBOS, OPP_WEIGHT_8,
-    OWN_WEIGHT_8, PATTERN_VALUE,
+    Class, CLASSES, OPP_CLASS_BONUS, OPP_PATTERN_VALUE, OWN_CLASS_BONUS, OWN_PATTERN_VALUE,
 };
 use super::{nibble_pattern, Evaluator};
 use crate::game::board::Board;
 use crate::game::pattern::Pattern;
 use crate::types::{Color, RuleSet};
 
-/// Number of weights: the line patterns, then the classes.
-pub const PATTERNS: usize = PATTERN_VALUE.len();
+/// Number of weights per side: the line patterns, then the classes.
+pub const PATTERNS: usize = OWN_PATTERN_VALUE.len();
 pub const WEIGHTS: usize = PATTERNS + CLASSES;
 
-/// The current weights as one vector (patterns, then class bonuses).
-pub fn current_weights() -> [f64; WEIGHTS] {
+/// The side to move's (`own`) or the opponent's current weights as one
+/// vector (patterns, then class bonuses).
+pub fn current_weights(own: bool) -> [f64; WEIGHTS] {
+    let (pv, cb) = if own {
+        (&OWN_PATTERN_VALUE, &OWN_CLASS_BONUS)
+    } else {
+        (&OPP_PATTERN_VALUE, &OPP_CLASS_BONUS)
+    };
     let mut w = [0.0; WEIGHTS];
-    for (i, v) in PATTERN_VALUE.iter().enumerate() {
+    for (i, v) in pv.iter().enumerate() {
         w[i] = *v as f64;
     }
-    for (i, v) in CLASS_BONUS.iter().enumerate() {
+    for (i, v) in cb.iter().enumerate() {
         w[PATTERNS + i] = *v as f64;
     }
     w
 }
 
+/// The side to move's weight relative to the opponent's in the tied model.
+const TIED_OWN: f64 = 1.25;
+
 /// How a score is built from the weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Model {
-    /// The engine's form: one weight per line pattern and per class; the
-    /// side to move's counts weigh `OWN_WEIGHT_8 / 8`, the opponent's
-    /// `OPP_WEIGHT_8 / 8`.
-    Tied,
-    /// Separate pattern and class weights for the side to move's and the
-    /// opponent's points (`WEIGHTS` each, side to move first).
+    /// The engine's form: separate pattern and class weights for the side
+    /// to move's and the opponent's points (`WEIGHTS` each, side to move
+    /// first).
     Split,
-    /// One value per combination of a point's four line codes
-    /// (`weights::combo_index`), weighted like `Tied`.
-    Combo,
+    /// One weight per line pattern and per class, the side to move's counts
+    /// weighing 10/8 (the engine's form before 0.4.0; for comparison).
+    Tied,
 }
 
 impl Model {
@@ -62,7 +67,6 @@ impl Model {
         match self {
             Model::Tied => WEIGHTS,
             Model::Split => 2 * WEIGHTS,
-            Model::Combo => COMBOS,
         }
     }
 
@@ -70,29 +74,24 @@ impl Model {
     /// (index, value; indices ascending): the score is its dot product with
     /// the weights (before the clamp to `EVAL_LIMIT`).
     pub fn features(self, ev: &Evaluator, stm: Color) -> Vec<(u32, f64)> {
-        let (own_w, opp_w) = (OWN_WEIGHT_8 as f64 / 8.0, OPP_WEIGHT_8 as f64 / 8.0);
         let mut x = vec![0.0; self.dims()];
         for (color, own) in [(stm, true), (stm.opposite(), false)] {
             let ci = color.index();
-            let tied = if own { own_w } else { -opp_w };
             let (base, v) = match (self, own) {
                 (Model::Split, true) => (0, 1.0),
                 (Model::Split, false) => (WEIGHTS, -1.0),
-                _ => (0, tied),
+                (Model::Tied, true) => (0, TIED_OWN),
+                (Model::Tied, false) => (0, -1.0),
             };
             for c in ev.cells.iter().filter(|c| c.live) {
                 if c.class[ci] == Class::Forbidden {
                     continue; // worth nothing, whatever its patterns
                 }
-                let nibs = [0, 1, 2, 3].map(|d| (c.code[ci] >> (4 * d)) & 15);
-                if self == Model::Combo {
-                    x[combo_index(nibs)] += v;
-                } else {
-                    for n in nibs {
-                        x[base + nibble_pattern(n) as usize] += v;
-                    }
-                    x[base + PATTERNS + c.class[ci] as usize] += v;
+                for d in 0..4 {
+                    let n = (c.code[ci] >> (4 * d)) & 15;
+                    x[base + nibble_pattern(n) as usize] += v;
                 }
+                x[base + PATTERNS + c.class[ci] as usize] += v;
             }
         }
         x.iter()
@@ -102,26 +101,15 @@ impl Model {
             .collect()
     }
 
-    /// The engine's current weights in this model.
+    /// The engine's current weights in this model (tied: the opponent's
+    /// tables, a starting point).
     pub fn current(self) -> Vec<f64> {
-        let w = current_weights();
-        let (own_w, opp_w) = (OWN_WEIGHT_8 as f64 / 8.0, OPP_WEIGHT_8 as f64 / 8.0);
         match self {
-            Model::Tied => w.to_vec(),
-            Model::Split => w
-                .iter()
-                .map(|v| v * own_w)
-                .chain(w.iter().map(|v| v * opp_w))
+            Model::Tied => current_weights(false).to_vec(),
+            Model::Split => current_weights(true)
+                .into_iter()
+                .chain(current_weights(false))
                 .collect(),
-            Model::Combo => {
-                let mut v = vec![0.0; COMBOS];
-                for_each_combo(|i, nibs| {
-                    let pats = nibs.map(nibble_pattern);
-                    let dfs = nibs.map(|n| n == super::DOUBLE_FOUR_CODE);
-                    v[i] = point_value(pats, classify(pats, dfs, false)) as f64;
-                });
-                v
-            }
         }
     }
 
@@ -129,39 +117,13 @@ impl Model {
     /// forbidden class (worth nothing by rule), and fives (never on a
     /// quiet board).
     fn frozen(self, k: usize) -> bool {
-        match self {
-            Model::Tied | Model::Split => {
-                let k = k % WEIGHTS;
-                k == Pattern::None as usize
-                    || k == Pattern::Overline as usize
-                    || k == Pattern::Five as usize
-                    || k == PATTERNS + Class::Forbidden as usize
-                    || k == PATTERNS + Class::None as usize
-                    || k == PATTERNS + Class::Five as usize
-            }
-            Model::Combo => {
-                let mut five = false;
-                for_each_combo(|i, nibs| {
-                    if i == k {
-                        five = nibs.contains(&(Pattern::Five as u16));
-                    }
-                });
-                five
-            }
-        }
-    }
-}
-
-/// Call `f` with every combination index and one ordering of its codes.
-fn for_each_combo(mut f: impl FnMut(usize, [u16; 4])) {
-    for a in 0..12u16 {
-        for b in a..12 {
-            for c in b..12 {
-                for d in c..12 {
-                    f(combo_index([a, b, c, d]), [a, b, c, d]);
-                }
-            }
-        }
+        let k = k % WEIGHTS;
+        k == Pattern::None as usize
+            || k == Pattern::Overline as usize
+            || k == Pattern::Five as usize
+            || k == PATTERNS + Class::Forbidden as usize
+            || k == PATTERNS + Class::None as usize
+            || k == PATTERNS + Class::Five as usize
     }
 }
 
@@ -347,25 +309,15 @@ pub fn fit(samples: &[Sample], start: &[f64], free: &[bool], k: f64, o: FitOptio
     w
 }
 
-/// The weights as the Rust arrays of `weights.rs`, rounded (for the split
-/// model, the side to move's arrays then the opponent's; for the combination
-/// model, one table of `COMBOS` values).
+/// The weights as Rust arrays for `weights.rs`, rounded (split: the side
+/// to move's tables, then the opponent's).
 pub fn as_rust(w: &[f64]) -> String {
     let mut s = String::new();
-    if w.len() == COMBOS {
-        s.push_str("pub const COMBO_VALUE: [i32; COMBOS] = [\n");
-        for row in w.chunks(16) {
-            let vals: Vec<String> = row.iter().map(|v| (v.round() as i64).to_string()).collect();
-            let _ = writeln!(s, "    {},", vals.join(", "));
-        }
-        s.push_str("];\n");
-        return s;
-    }
     for (i, part) in w.chunks(WEIGHTS).enumerate() {
         let who = if w.len() > WEIGHTS {
             ["OWN_", "OPP_"][i.min(1)]
         } else {
-            ""
+            "TIED_"
         };
         let list = |vals: &[f64]| {
             vals.iter()
@@ -419,7 +371,7 @@ pub fn random_openings(count: usize, size: usize, seed: u64) -> Vec<String> {
     out
 }
 
-/// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--split|--combo] GAMES... | --make-openings N [--seed S] [--size N]...`
+/// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES... | --make-openings N [--seed S] [--size N]`
 /// Returns the process exit status.
 pub fn main_tune(args: &[String]) -> i32 {
     let mut rules = RuleSet::FREESTYLE;
@@ -429,7 +381,7 @@ pub fn main_tune(args: &[String]) -> i32 {
         lr: 0.5,
         l2: 0.0,
     };
-    let mut model = Model::Tied;
+    let mut model = Model::Split;
     let mut make_openings: Option<usize> = None;
     let mut seed = 1u64;
     let mut files = Vec::new();
@@ -476,12 +428,8 @@ pub fn main_tune(args: &[String]) -> i32 {
                     .map(|n| seed = n)
                     .map_err(|_| format!("bad seed {v:?}"))
             }),
-            "--split" => {
-                model = Model::Split;
-                Ok(())
-            }
-            "--combo" => {
-                model = Model::Combo;
+            "--tied" => {
+                model = Model::Tied;
                 Ok(())
             }
             f => {
@@ -503,7 +451,7 @@ pub fn main_tune(args: &[String]) -> i32 {
     }
     if files.is_empty() {
         eprintln!(
-            "usage: pbrain-sente tune [--rule BITS] [--size N] [--epochs N] [--lr X] [--l2 X] [--split|--combo] GAMES... | --make-openings N [--seed S] [--size N].txt..."
+            "usage: pbrain-sente tune [--rule BITS] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES.txt... | --make-openings N [--seed S] [--size N]"
         );
         return 2;
     }
@@ -579,7 +527,7 @@ mod tests {
                     let e = ev.evaluate(stm) as f64;
                     if e.abs() < super::super::weights::EVAL_LIMIT as f64 {
                         // evaluate() divides the integer sums by 8.
-                        for model in [Model::Tied, Model::Split, Model::Combo] {
+                        for model in [Model::Split] {
                             let x = model.features(&ev, stm);
                             assert!((dot(&model.current(), &x) - e).abs() < 1.0, "{model:?}");
                         }
@@ -596,7 +544,7 @@ mod tests {
     #[test]
     fn fitting_recovers_a_planted_weight() {
         let mut rng = SplitMix64::new(7);
-        let mut truth = current_weights();
+        let mut truth = current_weights(false);
         truth[5] = 60.0; // Flex2 worth much more than its current 14
         let mut samples = Vec::new();
         for g in 0..4000 {
@@ -609,7 +557,7 @@ mod tests {
             };
             samples.push(Sample { x, y, game: g });
         }
-        let w0 = current_weights().to_vec();
+        let w0 = current_weights(false).to_vec();
         let free = tunable(&samples, Model::Tied, 10);
         assert!(!free[0] && free[5]);
         let o = FitOptions {

@@ -16,32 +16,64 @@ pub use crate::game::pattern::combine as classify;
 pub const CLASSES: usize = Class::ALL.len();
 
 /// Value of one line pattern at an empty point for the colour that could
-/// play there (indexed by `Pattern as usize`).
-pub const PATTERN_VALUE: [i32; 11] = [
+/// play there, when that colour is to move (indexed by `Pattern as usize`).
+pub const OWN_PATTERN_VALUE: [i32; 11] = [
     0,    // None
     0,    // Overline
     0,    // Block1
-    2,    // Flex1
-    5,    // Block2
-    0,    // Flex2
-    65,   // Block3
-    116,  // Flex3
-    177,  // Block4
-    811,  // Flex4
-    2000, // Five: never on a board the search scores (not fitted); above any four
+    0,    // Flex1
+    12,   // Block2
+    5,    // Flex2
+    91,   // Block3
+    206,  // Flex3
+    316,  // Block4
+    1738, // Flex4
+    5000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
-/// Extra value of a point for its combination class (indexed by `Class`).
-pub const CLASS_BONUS: [i32; CLASSES] = [
+/// Extra value of such a point for its combination class (indexed by
+/// `Class`), when its colour is to move.
+pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
+    0,    // Forbidden
+    0,    // None
+    0,    // Two
+    74,   // DoubleTwo
+    0,    // Block3
+    0,    // Flex3
+    382,  // DoubleThree
+    0,    // Block4
+    1728, // FourThree
+    0,    // DoubleFour
+    1449, // Flex4
+    0,    // Five
+];
+
+/// The same two tables for the points of the side not to move: having the
+/// move makes one's own shapes worth more.
+pub const OPP_PATTERN_VALUE: [i32; 11] = [
+    0,    // None
+    0,    // Overline
+    0,    // Block1
+    0,    // Flex1
+    14,   // Block2
+    0,    // Flex2
+    79,   // Block3
+    103,  // Flex3
+    159,  // Block4
+    811,  // Flex4
+    5000, // Five: never on a board the search scores (not fitted); above any four
+];
+
+pub const OPP_CLASS_BONUS: [i32; CLASSES] = [
     0,   // Forbidden
     0,   // None
     0,   // Two
-    62,  // DoubleTwo
+    53,  // DoubleTwo
     0,   // Block3
-    19,  // Flex3
-    69,  // DoubleThree
-    71,  // Block4
-    748, // FourThree
+    24,  // Flex3
+    22,  // DoubleThree
+    137, // Block4
+    772, // FourThree
     0,   // DoubleFour
     584, // Flex4
     0,   // Five
@@ -56,58 +88,22 @@ pub const DEFEND_ORDER: [i32; CLASSES] = [
     0, 0, 5, 20, 20, 300, 1_500, 100, 6_000, 7_000, 7_000, 50_000,
 ];
 
-/// Weight (in 1/8) of the side to move's point values against the
-/// opponent's: having the move makes one's own shapes worth more.
-pub const OWN_WEIGHT_8: i32 = 10;
-pub const OPP_WEIGHT_8: i32 = 8;
-
 /// Static scores stay well inside the mate band.
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// Value of a point for one colour: its line patterns plus its class bonus.
-/// A certainly forbidden point is worth nothing to Black.
+/// Values of a point for one colour, when that colour is to move and when
+/// it is not: its line patterns plus its class bonus. A certainly
+/// forbidden point is worth nothing to Black.
 #[inline]
-pub fn point_value(pats: [Pattern; 4], class: Class) -> i32 {
+pub fn point_values(pats: [Pattern; 4], class: Class) -> (i32, i32) {
     if class == Class::Forbidden {
-        return 0;
+        return (0, 0);
     }
-    pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>() + CLASS_BONUS[class as usize]
-}
-
-/// Number of distinct combinations of four line codes, order ignored (the
-/// codes are the evaluator's nibbles, 0..=11): C(15, 4).
-pub const COMBOS: usize = 1365;
-
-/// Index of a combination of four line codes (each 0..=11), the same for
-/// every order of them: the multiset's rank in the combinatorial number
-/// system (sorted a ≤ b ≤ c ≤ d become a < b+1 < c+2 < d+3).
-pub fn combo_index(codes: [u16; 4]) -> usize {
-    let mut c = codes.map(|v| v.min(11) as usize);
-    c.sort_unstable();
-    let binom =
-        |n: usize, k: usize| -> usize { (0..k).fold(1usize, |acc, i| acc * (n - i) / (i + 1)) };
-    binom(c[0], 1) + binom(c[1] + 1, 2) + binom(c[2] + 2, 3) + binom(c[3] + 3, 4)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn combo_index_is_a_bijection_on_multisets() {
-        let mut seen = vec![false; COMBOS];
-        for a in 0..12u16 {
-            for b in a..12 {
-                for c in b..12 {
-                    for d in c..12 {
-                        let i = combo_index([a, b, c, d]);
-                        assert!(!seen[i], "{a} {b} {c} {d} collides");
-                        seen[i] = true;
-                        assert_eq!(combo_index([d, b, a, c]), i);
-                    }
-                }
-            }
-        }
-        assert!(seen.iter().all(|&s| s));
-    }
+    let sum = |pv: &[i32; 11], cb: &[i32; CLASSES]| {
+        pats.iter().map(|&p| pv[p as usize]).sum::<i32>() + cb[class as usize]
+    };
+    (
+        sum(&OWN_PATTERN_VALUE, &OWN_CLASS_BONUS),
+        sum(&OPP_PATTERN_VALUE, &OPP_CLASS_BONUS),
+    )
 }
