@@ -119,7 +119,9 @@ pub fn name_for(cmd: &str) -> String {
         .unwrap_or_else(|| "engine".into())
 }
 
-fn num<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
+/// Parse the value `v` of option `opt` as a number (also used by
+/// `pbrain-sente tune`).
+pub fn num<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
     v.parse().map_err(|_| format!("{opt}: bad number {v:?}"))
 }
 

@@ -21,6 +21,7 @@ use super::weights::{
     Class, CLASSES, OPP_CLASS_BONUS, OPP_PATTERN_VALUE, OWN_CLASS_BONUS, OWN_PATTERN_VALUE,
 };
 use super::{nibble_pattern, Evaluator};
+use crate::arena::cli::{num, parse_rule};
 use crate::game::board::Board;
 use crate::game::pattern::Pattern;
 use crate::types::{Color, RuleSet};
@@ -112,19 +113,18 @@ impl Model {
                 .collect(),
         }
     }
+}
 
-    /// Weights never tuned: worthless patterns (none, overline), the
-    /// forbidden class (worth nothing by rule), and fives (never on a
-    /// quiet board).
-    fn frozen(self, k: usize) -> bool {
-        let k = k % WEIGHTS;
-        k == Pattern::None as usize
-            || k == Pattern::Overline as usize
-            || k == Pattern::Five as usize
-            || k == PATTERNS + Class::Forbidden as usize
-            || k == PATTERNS + Class::None as usize
-            || k == PATTERNS + Class::Five as usize
-    }
+/// Weights never tuned (index within one side's `WEIGHTS`): worthless
+/// patterns (none, overline), the forbidden class (worth nothing by rule),
+/// and fives (never on a quiet board).
+fn frozen(k: usize) -> bool {
+    k == Pattern::None as usize
+        || k == Pattern::Overline as usize
+        || k == Pattern::Five as usize
+        || k == PATTERNS + Class::Forbidden as usize
+        || k == PATTERNS + Class::None as usize
+        || k == PATTERNS + Class::Five as usize
 }
 
 /// Would the search score this position statically at its horizon?
@@ -176,17 +176,22 @@ pub fn samples_from_records(
         let Ok(mut board) = Board::square(size, rules) else {
             return (out, games);
         };
+        let mut ev = Evaluator::new(&board);
         let mut ok = true;
         let mut positions = Vec::new();
         for (i, mv) in f[7].split_whitespace().enumerate() {
             let xy: Vec<i64> = mv.split(',').filter_map(|v| v.parse().ok()).collect();
             let color = board.to_move();
-            if xy.len() != 2 || board.try_make(xy[0], xy[1], color).is_err() {
+            let played = match xy[..] {
+                [x, y] => board.try_make(x, y, color).ok(),
+                _ => None,
+            };
+            let Some(p) = played else {
                 ok = false;
                 break;
-            }
+            };
+            ev.update(&board, p);
             if i + 1 >= opening_len {
-                let ev = Evaluator::new(&board);
                 let stm = board.to_move();
                 if quiet(&ev, stm) {
                     let y = match winner {
@@ -261,7 +266,7 @@ pub fn tunable(samples: &[Sample], model: Model, min_samples: usize) -> Vec<bool
         }
     }
     (0..model.dims())
-        .map(|k| !model.frozen(k) && seen[k] >= min_samples)
+        .map(|k| !frozen(k % WEIGHTS) && seen[k] >= min_samples)
         .collect()
 }
 
@@ -387,47 +392,21 @@ pub fn main_tune(args: &[String]) -> i32 {
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut val = |name: &str| -> Result<String, String> {
+        let mut val = || {
             it.next()
                 .cloned()
-                .ok_or_else(|| format!("{name} wants a value"))
+                .ok_or_else(|| format!("{a} needs a value"))
         };
         let r = match a.as_str() {
-            "--rule" => val("--rule").and_then(|v| {
-                v.parse::<u32>()
-                    .map(|b| rules = RuleSet::from_bits(b))
-                    .map_err(|_| format!("bad rule {v:?}"))
-            }),
-            "--size" => val("--size").and_then(|v| {
-                v.parse()
-                    .map(|n| size = n)
-                    .map_err(|_| format!("bad size {v:?}"))
-            }),
-            "--epochs" => val("--epochs").and_then(|v| {
-                v.parse()
-                    .map(|n| o.epochs = n)
-                    .map_err(|_| format!("bad epochs {v:?}"))
-            }),
-            "--lr" => val("--lr").and_then(|v| {
-                v.parse()
-                    .map(|n| o.lr = n)
-                    .map_err(|_| format!("bad lr {v:?}"))
-            }),
-            "--l2" => val("--l2").and_then(|v| {
-                v.parse()
-                    .map(|n| o.l2 = n)
-                    .map_err(|_| format!("bad l2 {v:?}"))
-            }),
-            "--make-openings" => val("--make-openings").and_then(|v| {
-                v.parse()
-                    .map(|n| make_openings = Some(n))
-                    .map_err(|_| format!("bad count {v:?}"))
-            }),
-            "--seed" => val("--seed").and_then(|v| {
-                v.parse()
-                    .map(|n| seed = n)
-                    .map_err(|_| format!("bad seed {v:?}"))
-            }),
+            "--rule" => val().and_then(|v| parse_rule(&v)).map(|r| rules = r),
+            "--size" => val().and_then(|v| num(a, &v)).map(|n| size = n),
+            "--epochs" => val().and_then(|v| num(a, &v)).map(|n| o.epochs = n),
+            "--lr" => val().and_then(|v| num(a, &v)).map(|n| o.lr = n),
+            "--l2" => val().and_then(|v| num(a, &v)).map(|n| o.l2 = n),
+            "--make-openings" => val()
+                .and_then(|v| num(a, &v))
+                .map(|n| make_openings = Some(n)),
+            "--seed" => val().and_then(|v| num(a, &v)).map(|n| seed = n),
             "--tied" => {
                 model = Model::Tied;
                 Ok(())
@@ -451,7 +430,7 @@ pub fn main_tune(args: &[String]) -> i32 {
     }
     if files.is_empty() {
         eprintln!(
-            "usage: pbrain-sente tune [--rule BITS] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES.txt... | --make-openings N [--seed S] [--size N]"
+            "usage: pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES.txt... | --make-openings N [--seed S] [--size N]"
         );
         return 2;
     }
