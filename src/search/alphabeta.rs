@@ -32,6 +32,12 @@ fn lmr_reduction(depth: i32, i: usize) -> i32 {
 /// (twice that at PV nodes).
 const LMP_BASE: usize = 2;
 
+/// Reverse futility pruning: a non-PV node this close to the horizon whose
+/// static score beats beta by this much per remaining ply, with nothing of
+/// the opponent's to answer, fails high without searching.
+const RFP_MAX_DEPTH: i32 = 3;
+const RFP_MARGIN: Score = 200;
+
 fn lmp_limit(depth: i32) -> usize {
     let d = depth.max(1) as usize;
     LMP_BASE + d * d / 2
@@ -244,6 +250,19 @@ impl<'a, 'b> Tree<'a, 'b> {
                 if cut {
                     return hit.score;
                 }
+            }
+        }
+
+        // Reverse futility pruning (see RFP_MARGIN).
+        if !pv_node
+            && !horizon
+            && depth <= RFP_MAX_DEPTH
+            && beta.abs() < MATE_BOUND
+            && unforced(&self.pos)
+        {
+            let ev = self.pos.ev.evaluate(stm);
+            if ev - RFP_MARGIN * depth >= beta {
+                return ev;
             }
         }
 
