@@ -417,3 +417,87 @@ impl<'a, 'b> Tree<'a, 'b> {
         scored.into_iter().map(|(m, _)| m).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::Board;
+    use crate::types::{Rule, RuleSet};
+
+    /// Nodes visited, score and static score of one null-window (or PV)
+    /// `pvs` call at `depth` on `text`, with beta placed `above` below the
+    /// static score.
+    fn probe(text: &str, depth: i32, above: Score, pv: bool) -> (u64, Score, Score) {
+        let rules = RuleSet {
+            rule: Rule::Freestyle,
+            continuous: false,
+        };
+        let mut board = Board::from_ascii(text, rules).unwrap();
+        let tt = Tt::new(1 << 16);
+        let mut ord = Ordering::default();
+        let mut threat = ThreatSolver::new();
+        let stop = AtomicBool::new(false);
+        let plan = TimePlan {
+            soft_ms: u64::MAX,
+            hard_ms: u64::MAX,
+            instant: false,
+            unlimited: true,
+        };
+        let mut tree = Tree::new(
+            Position::new(&mut board),
+            &tt,
+            &mut ord,
+            &mut threat,
+            TreeLimits {
+                stop: &stop,
+                plan,
+                start: Instant::now(),
+                max_nodes: u64::MAX,
+                leaf_vcf_nodes: 0,
+            },
+        );
+        let ev = tree.pos.ev.evaluate(tree.pos.stm());
+        let beta = ev - above;
+        let alpha = if pv { beta - 100 } else { beta - 1 };
+        let score = tree.pvs(depth, alpha, beta, 1);
+        (tree.nodes, score, ev)
+    }
+
+    // Black (X) to move with two open twos against White's scattered stones.
+    const QUIET: &str = "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X X . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X . X . . . . . .
+        . . . . O . . . . . . . . . .
+        . . . . . . . . . . . O . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . O . . . . . . . O . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .";
+
+    #[test]
+    fn reverse_futility_cuts_only_quiet_non_pv_nodes_far_above_beta() {
+        // Far above beta at depth 2, null window: one node, the static score.
+        let (nodes, score, ev) = probe(QUIET, 2, 2 * RFP_MARGIN + 1, false);
+        assert_eq!((nodes, score), (1, ev));
+        // Not far enough above it, or at a PV node, or too deep: searched.
+        assert!(probe(QUIET, 2, 2 * RFP_MARGIN - 1, false).0 > 1);
+        assert!(probe(QUIET, 2, 2 * RFP_MARGIN + 1, true).0 > 1);
+        let deep = RFP_MAX_DEPTH + 1;
+        assert!(probe(QUIET, deep, RFP_MARGIN * deep + 1, false).0 > 1);
+        // An open three of the opponent's must be answered: never cut.
+        let threat = QUIET.replacen(
+            ". . . . . . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        . . . . . . X X",
+            ". . O O O . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        . . . . . . X X",
+            1,
+        );
+        assert_ne!(threat, QUIET);
+        assert!(probe(&threat, 2, 2 * RFP_MARGIN + 1, false).0 > 1);
+    }
+}
