@@ -36,7 +36,7 @@ const LMP_BASE: usize = 2;
 /// static score beats beta by this much per remaining ply, with nothing of
 /// the opponent's to answer, fails high without searching.
 const RFP_MAX_DEPTH: i32 = 3;
-const RFP_MARGIN: Score = 200;
+const RFP_MARGIN: Score = 120;
 
 fn lmp_limit(depth: i32) -> usize {
     let d = depth.max(1) as usize;
