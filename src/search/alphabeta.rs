@@ -32,16 +32,16 @@ fn lmr_reduction(depth: i32, i: usize) -> i32 {
 /// (twice that at PV nodes).
 const LMP_BASE: usize = 2;
 
+fn lmp_limit(depth: i32) -> usize {
+    let d = depth.max(1) as usize;
+    LMP_BASE + d * d / 2
+}
+
 /// Reverse futility pruning: a non-PV node this close to the horizon whose
 /// static score beats beta by this much per remaining ply, with nothing of
 /// the opponent's to answer, fails high without searching.
 const RFP_MAX_DEPTH: i32 = 3;
 const RFP_MARGIN: Score = 120;
-
-fn lmp_limit(depth: i32) -> usize {
-    let d = depth.max(1) as usize;
-    LMP_BASE + d * d / 2
-}
 
 /// What bounds one tree search.
 pub struct TreeLimits<'a> {
