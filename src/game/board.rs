@@ -414,8 +414,14 @@ impl Board {
         for dy in -2..=2isize {
             for dx in -2..=2isize {
                 let j = (i + dy * s + dx) as usize;
-                self.near[j] = self.near[j].wrapping_add_signed(delta);
-                let want = self.cells[j] == EMPTY && self.near[j] > 0;
+                let n = self.near[j].wrapping_add_signed(delta);
+                self.near[j] = n;
+                // Membership only changes where the count left or reached
+                // zero, or at `p` itself (its emptiness just changed).
+                if (n > 1 || (n == 1 && delta < 0)) && j != p.idx() {
+                    continue;
+                }
+                let want = self.cells[j] == EMPTY && n > 0;
                 let at = self.cand_at[j];
                 if want && at == NOT_CAND {
                     self.cand_at[j] = self.cand.len() as u16;
