@@ -416,9 +416,10 @@ impl Board {
                 let j = (i + dy * s + dx) as usize;
                 let n = self.near[j].wrapping_add_signed(delta);
                 self.near[j] = n;
-                // Membership only changes where the count left or reached
-                // zero, or at `p` itself (its emptiness just changed).
-                if (n > 1 || (n == 1 && delta < 0)) && j != p.idx() {
+                // Membership only changes where the count crossed zero, or
+                // at `p` itself (its emptiness just changed).
+                let crossed = if delta > 0 { n == 1 } else { n == 0 };
+                if !crossed && j != p.idx() {
                     continue;
                 }
                 let want = self.cells[j] == EMPTY && n > 0;
