@@ -295,7 +295,8 @@ impl Evaluator {
     pub fn evaluate(&self, stm: Color) -> Score {
         let own = self.total[stm.index()];
         let opp = self.ototal[stm.opposite().index()];
-        (own - opp).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        (own - opp + weights::THREAT_MASK_VALUE[threat_mask(self, stm)])
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// Does this cache equal a from-scratch evaluation of `board`?
@@ -305,6 +306,22 @@ impl Evaluator {
             && self.counts == other.counts
             && self.cells == other.cells
     }
+}
+
+/// Which threats each side holds, as bits (side to move low nibble).
+#[inline]
+pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
+    let mut m = 0;
+    for (i, c) in [stm, stm.opposite()].into_iter().enumerate() {
+        let n = |k: Class| ev.count(c, k);
+        let b0 = n(Class::FourThree) + n(Class::DoubleFour) > 0;
+        let b1 = n(Class::DoubleThree) > 0;
+        let b2 = n(Class::Block4) > 0 || b0;
+        let b3 = n(Class::Flex3) >= 2;
+        let bits = b0 as usize | (b1 as usize) << 1 | (b2 as usize) << 2 | (b3 as usize) << 3;
+        m |= bits << (4 * i);
+    }
+    m
 }
 
 #[cfg(test)]

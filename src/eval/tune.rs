@@ -61,13 +61,19 @@ pub enum Model {
     /// One weight per line pattern and per class, the side to move's counts
     /// weighing 10/8 (the engine's form before 0.4.0; for comparison).
     Tied,
+    /// Split plus a value per threat mask (experimental).
+    Threat,
 }
+
+use super::threat_mask;
+pub use super::weights::MASKS;
 
 impl Model {
     pub fn dims(self) -> usize {
         match self {
             Model::Tied => WEIGHTS,
             Model::Split => 2 * WEIGHTS,
+            Model::Threat => 2 * WEIGHTS + MASKS,
         }
     }
 
@@ -79,8 +85,8 @@ impl Model {
         for (color, own) in [(stm, true), (stm.opposite(), false)] {
             let ci = color.index();
             let (base, v) = match (self, own) {
-                (Model::Split, true) => (0, 1.0),
-                (Model::Split, false) => (WEIGHTS, -1.0),
+                (Model::Split | Model::Threat, true) => (0, 1.0),
+                (Model::Split | Model::Threat, false) => (WEIGHTS, -1.0),
                 (Model::Tied, true) => (0, TIED_OWN),
                 (Model::Tied, false) => (0, -1.0),
             };
@@ -94,6 +100,9 @@ impl Model {
                 }
                 x[base + PATTERNS + c.class[ci] as usize] += v;
             }
+        }
+        if self == Model::Threat {
+            x[2 * WEIGHTS + threat_mask(ev, stm)] = 1.0;
         }
         x.iter()
             .enumerate()
@@ -110,6 +119,11 @@ impl Model {
             Model::Split => current_weights(true)
                 .into_iter()
                 .chain(current_weights(false))
+                .collect(),
+            Model::Threat => current_weights(true)
+                .into_iter()
+                .chain(current_weights(false))
+                .chain(super::weights::THREAT_MASK_VALUE.iter().map(|&v| v as f64))
                 .collect(),
         }
     }
@@ -266,7 +280,7 @@ pub fn tunable(samples: &[Sample], model: Model, min_samples: usize) -> Vec<bool
         }
     }
     (0..model.dims())
-        .map(|k| !frozen(k % WEIGHTS) && seen[k] >= min_samples)
+        .map(|k| (k >= 2 * WEIGHTS || !frozen(k % WEIGHTS)) && seen[k] >= min_samples)
         .collect()
 }
 
@@ -308,7 +322,10 @@ pub fn fit(samples: &[Sample], start: &[f64], free: &[bool], k: f64, o: FitOptio
             v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
             let mh = m[j] / (1.0 - b1.powi(t as i32));
             let vh = v[j] / (1.0 - b2.powi(t as i32));
-            w[j] = (w[j] - lr * mh / (vh.sqrt() + eps)).max(0.0);
+            w[j] -= lr * mh / (vh.sqrt() + eps);
+            if j < 2 * WEIGHTS {
+                w[j] = w[j].max(0.0);
+            }
         }
     }
     w
@@ -407,6 +424,10 @@ pub fn main_tune(args: &[String]) -> i32 {
                 .and_then(|v| num(a, &v))
                 .map(|n| make_openings = Some(n)),
             "--seed" => val().and_then(|v| num(a, &v)).map(|n| seed = n),
+            "--threat" => {
+                model = Model::Threat;
+                Ok(())
+            }
             "--tied" => {
                 model = Model::Tied;
                 Ok(())
@@ -475,7 +496,18 @@ pub fn main_tune(args: &[String]) -> i32 {
         mse(&train, &w, k),
         mse(&test, &w, k)
     );
-    print!("{}", as_rust(&w));
+    if model == Model::Threat {
+        let free_n = free[2 * WEIGHTS..].iter().filter(|&&f| f).count();
+        println!("threat masks tuned {free_n}");
+        for (i, v) in w[2 * WEIGHTS..].iter().enumerate() {
+            if free[2 * WEIGHTS + i] {
+                println!("mask {i:02x} {v:.0}");
+            }
+        }
+        print!("{}", as_rust(&w[..2 * WEIGHTS]));
+    } else {
+        print!("{}", as_rust(&w));
+    }
     0
 }
 

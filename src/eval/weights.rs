@@ -22,12 +22,12 @@ pub const OWN_PATTERN_VALUE: [i32; 11] = [
     0,    // Overline
     0,    // Block1
     0,    // Flex1
-    12,   // Block2
-    5,    // Flex2
-    91,   // Block3
-    206,  // Flex3
-    316,  // Block4
-    1738, // Flex4
+    15,   // Block2
+    12,   // Flex2
+    73,   // Block3
+    203,  // Flex3
+    286,  // Block4
+    2541, // Flex4
     5000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
@@ -37,14 +37,14 @@ pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
     0,    // Forbidden
     0,    // None
     0,    // Two
-    74,   // DoubleTwo
+    63,   // DoubleTwo
     0,    // Block3
     0,    // Flex3
-    382,  // DoubleThree
+    159,  // DoubleThree
     0,    // Block4
-    1728, // FourThree
+    2589, // FourThree
     0,    // DoubleFour
-    1449, // Flex4
+    2238, // Flex4
     0,    // Five
 ];
 
@@ -55,28 +55,28 @@ pub const OPP_PATTERN_VALUE: [i32; 11] = [
     0,    // Overline
     0,    // Block1
     0,    // Flex1
-    14,   // Block2
-    0,    // Flex2
-    79,   // Block3
-    103,  // Flex3
-    159,  // Block4
+    15,   // Block2
+    4,    // Flex2
+    73,   // Block3
+    107,  // Flex3
+    240,  // Block4
     811,  // Flex4
     5000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
 pub const OPP_CLASS_BONUS: [i32; CLASSES] = [
-    0,   // Forbidden
-    0,   // None
-    0,   // Two
-    53,  // DoubleTwo
-    0,   // Block3
-    24,  // Flex3
-    22,  // DoubleThree
-    137, // Block4
-    772, // FourThree
-    0,   // DoubleFour
-    584, // Flex4
-    0,   // Five
+    0,    // Forbidden
+    0,    // None
+    0,    // Two
+    36,   // DoubleTwo
+    0,    // Block3
+    0,    // Flex3
+    122,  // DoubleThree
+    0,    // Block4
+    1302, // FourThree
+    177,  // DoubleFour
+    584,  // Flex4
+    0,    // Five
 ];
 
 /// Move-ordering score of a point by its class for the side to move
@@ -107,3 +107,48 @@ pub fn point_values(pats: [Pattern; 4], class: Class) -> (i32, i32) {
         sum(&OPP_PATTERN_VALUE, &OPP_CLASS_BONUS),
     )
 }
+
+/// Number of threat masks (`eval::threat_mask`: four bits per side).
+pub const MASKS: usize = 256;
+
+/// Value of each combination of threats the two sides hold (side to
+/// move's bits low), fitted with the pattern tables; unfitted masks 0.
+pub const THREAT_MASK_VALUE: [i32; MASKS] = {
+    let mut t = [0; MASKS];
+    let fitted: [(usize, i32); 28] = [
+        (0x00, -13),
+        (0x08, 482),
+        (0x44, 19),
+        (0x48, -28),
+        (0x4c, -163),
+        (0x80, -50),
+        (0x84, -550),
+        (0x88, -230),
+        (0x8c, 173),
+        (0x8d, 628),
+        (0x8e, 868),
+        (0xa8, -362),
+        (0xac, 600),
+        (0xae, 908),
+        (0xc0, -211),
+        (0xc4, -306),
+        (0xc8, -54),
+        (0xcc, -54),
+        (0xcd, 572),
+        (0xce, 670),
+        (0xd4, 876),
+        (0xd8, -264),
+        (0xdc, 485),
+        (0xe4, -413),
+        (0xe8, -457),
+        (0xec, 212),
+        (0xee, 849),
+        (0xfc, -161),
+    ];
+    let mut i = 0;
+    while i < fitted.len() {
+        t[fitted[i].0] = fitted[i].1;
+        i += 1;
+    }
+    t
+};
