@@ -7,7 +7,9 @@
 //! can change, and only in the direction of that line: `update` refreshes
 //! exactly those (at most 41 cells, one direction each). Running totals of
 //! the values and per-class counters give the score and "does the opponent
-//! threaten a five / an open four" in O(1).
+//! threaten a five / an open four" in O(1). The score is the side to move's
+//! point values minus the opponent's, plus a fitted value for the
+//! combination of threats the two sides hold (`threat_mask`).
 
 pub mod tune;
 pub mod weights;
@@ -308,7 +310,10 @@ impl Evaluator {
     }
 }
 
-/// Which threats each side holds, as bits (side to move low nibble).
+/// Which threats each side holds, `MASK_BITS` bits per side (the side to
+/// move's low): bit 0 a four-three or double-four point, bit 1 a
+/// double-three point, bit 2 any point that makes a four, bit 3 two or more
+/// points that make an open three. The counters make this O(1).
 #[inline]
 pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
     let mut m = 0;
@@ -319,7 +324,7 @@ pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
         let b2 = n(Class::Block4) > 0 || b0;
         let b3 = n(Class::Flex3) >= 2;
         let bits = b0 as usize | (b1 as usize) << 1 | (b2 as usize) << 2 | (b3 as usize) << 3;
-        m |= bits << (4 * i);
+        m |= bits << (weights::MASK_BITS * i);
     }
     m
 }
@@ -327,6 +332,51 @@ pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threat_mask_sees_each_sides_threats() {
+        use crate::types::RuleSet;
+        // Black (X) to move has a four-three point (column 6 four blocked
+        // below, row 7 open three); White's stones are scattered.
+        let text = "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . X . . . . . . . .
+            . . . . . . X . . . . . . . .
+            . . . . . . X . . . . . . . .
+            . . . . X X . . . . O . . . .
+            . . . . . . O . . . . . . . .
+            . . . . . . . . . . . O . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . O . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . O . .";
+        let b = Board::from_ascii(text, RuleSet::FREESTYLE).unwrap();
+        let ev = Evaluator::new(&b);
+        let stm = b.to_move();
+        assert_eq!(stm, Color::Black);
+        let m = threat_mask(&ev, stm);
+        let (own, theirs) = (m & 15, m >> weights::MASK_BITS);
+        assert_eq!(own & 0b101, 0b101, "four-three and four points: {m:#x}");
+        assert_eq!(
+            theirs & 0b111,
+            0,
+            "White has no four or double three: {m:#x}"
+        );
+        // Seen from White's side the same bits swap halves.
+        let w = threat_mask(&ev, Color::White);
+        assert_eq!(w >> weights::MASK_BITS, own);
+        assert_eq!(w & 15, theirs);
+        // The score includes the mask's value.
+        let plain = ev.total[stm.index()] - ev.ototal[stm.opposite().index()];
+        assert_eq!(
+            ev.evaluate(stm),
+            (plain + weights::THREAT_MASK_VALUE[m]).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        );
+    }
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
 

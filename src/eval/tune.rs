@@ -54,26 +54,28 @@ const TIED_OWN: f64 = 1.25;
 /// How a score is built from the weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Model {
-    /// The engine's form: separate pattern and class weights for the side
-    /// to move's and the opponent's points (`WEIGHTS` each, side to move
-    /// first).
+    /// Separate pattern and class weights for the side to move's and the
+    /// opponent's points (`WEIGHTS` each, side to move first): the
+    /// engine's form in 0.4.0 and 0.5.0.
     Split,
     /// One weight per line pattern and per class, the side to move's counts
     /// weighing 10/8 (the engine's form before 0.4.0; for comparison).
     Tied,
-    /// Split plus a value per threat mask (experimental).
-    Threat,
+    /// The engine's form since 0.6.0: `Split` plus one value per threat
+    /// mask (`eval::threat_mask`: which threats each side holds), fitted
+    /// with the tables (`MASKS` more weights, after the two tables).
+    Masks,
 }
 
 use super::threat_mask;
-pub use super::weights::MASKS;
+use super::weights::{MASKS, THREAT_MASK_VALUE};
 
 impl Model {
     pub fn dims(self) -> usize {
         match self {
             Model::Tied => WEIGHTS,
             Model::Split => 2 * WEIGHTS,
-            Model::Threat => 2 * WEIGHTS + MASKS,
+            Model::Masks => 2 * WEIGHTS + MASKS,
         }
     }
 
@@ -85,8 +87,8 @@ impl Model {
         for (color, own) in [(stm, true), (stm.opposite(), false)] {
             let ci = color.index();
             let (base, v) = match (self, own) {
-                (Model::Split | Model::Threat, true) => (0, 1.0),
-                (Model::Split | Model::Threat, false) => (WEIGHTS, -1.0),
+                (Model::Split | Model::Masks, true) => (0, 1.0),
+                (Model::Split | Model::Masks, false) => (WEIGHTS, -1.0),
                 (Model::Tied, true) => (0, TIED_OWN),
                 (Model::Tied, false) => (0, -1.0),
             };
@@ -101,7 +103,7 @@ impl Model {
                 x[base + PATTERNS + c.class[ci] as usize] += v;
             }
         }
-        if self == Model::Threat {
+        if self == Model::Masks {
             x[2 * WEIGHTS + threat_mask(ev, stm)] = 1.0;
         }
         x.iter()
@@ -120,10 +122,10 @@ impl Model {
                 .into_iter()
                 .chain(current_weights(false))
                 .collect(),
-            Model::Threat => current_weights(true)
+            Model::Masks => current_weights(true)
                 .into_iter()
                 .chain(current_weights(false))
-                .chain(super::weights::THREAT_MASK_VALUE.iter().map(|&v| v as f64))
+                .chain(THREAT_MASK_VALUE.iter().map(|&v| v as f64))
                 .collect(),
         }
     }
@@ -295,8 +297,9 @@ pub struct FitOptions {
     pub l2: f64,
 }
 
-/// Fit the weights marked in `free` from `start`. Weights stay
-/// non-negative: every shape is worth something to its owner.
+/// Fit the weights marked in `free` from `start`. The tables' weights stay
+/// non-negative (every shape is worth something to its owner); a threat
+/// mask may be worth less than its points add up to.
 pub fn fit(samples: &[Sample], start: &[f64], free: &[bool], k: f64, o: FitOptions) -> Vec<f64> {
     let FitOptions { epochs, lr, l2 } = o;
     let dims = start.len();
@@ -332,10 +335,12 @@ pub fn fit(samples: &[Sample], start: &[f64], free: &[bool], k: f64, o: FitOptio
 }
 
 /// The weights as Rust arrays for `weights.rs`, rounded (split: the side
-/// to move's tables, then the opponent's).
+/// to move's tables, then the opponent's; masks: then the fitted masks
+/// whose value is not zero).
 pub fn as_rust(w: &[f64]) -> String {
     let mut s = String::new();
-    for (i, part) in w.chunks(WEIGHTS).enumerate() {
+    let (tables, masks) = w.split_at(w.len().min(2 * WEIGHTS));
+    for (i, part) in tables.chunks(WEIGHTS).enumerate() {
         let who = if w.len() > WEIGHTS {
             ["OWN_", "OPP_"][i.min(1)]
         } else {
@@ -356,6 +361,20 @@ pub fn as_rust(w: &[f64]) -> String {
             s,
             "pub const {who}CLASS_BONUS: [i32; CLASSES] = [{}];",
             list(&part[PATTERNS..])
+        );
+    }
+    let fitted: Vec<String> = masks
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.round() != 0.0)
+        .map(|(m, v)| format!("(0x{m:03x}, {})", v.round() as i64))
+        .collect();
+    if !masks.is_empty() {
+        let _ = writeln!(
+            s,
+            "const THREAT_MASK_FITTED: [(usize, i32); {}] = [{}];",
+            fitted.len(),
+            fitted.join(", ")
         );
     }
     s
@@ -403,7 +422,7 @@ pub fn main_tune(args: &[String]) -> i32 {
         lr: 0.5,
         l2: 0.0,
     };
-    let mut model = Model::Split;
+    let mut model = Model::Masks;
     let mut make_openings: Option<usize> = None;
     let mut seed = 1u64;
     let mut files = Vec::new();
@@ -424,8 +443,8 @@ pub fn main_tune(args: &[String]) -> i32 {
                 .and_then(|v| num(a, &v))
                 .map(|n| make_openings = Some(n)),
             "--seed" => val().and_then(|v| num(a, &v)).map(|n| seed = n),
-            "--threat" => {
-                model = Model::Threat;
+            "--no-masks" => {
+                model = Model::Split;
                 Ok(())
             }
             "--tied" => {
@@ -451,7 +470,7 @@ pub fn main_tune(args: &[String]) -> i32 {
     }
     if files.is_empty() {
         eprintln!(
-            "usage: pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES.txt... | --make-openings N [--seed S] [--size N]"
+            "usage: pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--no-masks | --tied] GAMES.txt... | --make-openings N [--seed S] [--size N]"
         );
         return 2;
     }
@@ -496,18 +515,11 @@ pub fn main_tune(args: &[String]) -> i32 {
         mse(&train, &w, k),
         mse(&test, &w, k)
     );
-    if model == Model::Threat {
-        let free_n = free[2 * WEIGHTS..].iter().filter(|&&f| f).count();
-        println!("threat masks tuned {free_n}");
-        for (i, v) in w[2 * WEIGHTS..].iter().enumerate() {
-            if free[2 * WEIGHTS + i] {
-                println!("mask {i:02x} {v:.0}");
-            }
-        }
-        print!("{}", as_rust(&w[..2 * WEIGHTS]));
-    } else {
-        print!("{}", as_rust(&w));
+    if model == Model::Masks {
+        let n = free[2 * WEIGHTS..].iter().filter(|&&f| f).count();
+        println!("threat masks seen often enough to fit: {n} of {MASKS}");
     }
+    print!("{}", as_rust(&w));
     0
 }
 
@@ -538,8 +550,8 @@ mod tests {
                     let e = ev.evaluate(stm) as f64;
                     if e.abs() < super::super::weights::EVAL_LIMIT as f64 {
                         // Integer sums on both sides: equal exactly.
-                        let x = Model::Split.features(&ev, stm);
-                        assert_eq!(dot(&Model::Split.current(), &x), e);
+                        let x = Model::Masks.features(&ev, stm);
+                        assert_eq!(dot(&Model::Masks.current(), &x), e);
                         checks += 1;
                     }
                 }

@@ -108,46 +108,52 @@ pub fn point_values(pats: [Pattern; 4], class: Class) -> (i32, i32) {
     )
 }
 
-/// Number of threat masks (`eval::threat_mask`: four bits per side).
-pub const MASKS: usize = 256;
+/// Threat bits per side in a mask (`eval::threat_mask`).
+pub const MASK_BITS: usize = 4;
+/// Number of threat masks: every combination of both sides' bits.
+pub const MASKS: usize = 1 << (2 * MASK_BITS);
 
-/// Value of each combination of threats the two sides hold (side to
-/// move's bits low), fitted with the pattern tables; unfitted masks 0.
+/// What each combination of threats held by the two sides is worth to the
+/// side to move on top of its points (the side to move's bits low),
+/// fitted with the tables by `pbrain-sente tune`; masks seen too rarely to
+/// fit stay 0.
+const THREAT_MASK_FITTED: [(usize, i32); 28] = [
+    (0x000, -13),
+    (0x008, 482),
+    (0x044, 19),
+    (0x048, -28),
+    (0x04c, -163),
+    (0x080, -50),
+    (0x084, -550),
+    (0x088, -230),
+    (0x08c, 173),
+    (0x08d, 628),
+    (0x08e, 868),
+    (0x0a8, -362),
+    (0x0ac, 600),
+    (0x0ae, 908),
+    (0x0c0, -211),
+    (0x0c4, -306),
+    (0x0c8, -54),
+    (0x0cc, -54),
+    (0x0cd, 572),
+    (0x0ce, 670),
+    (0x0d4, 876),
+    (0x0d8, -264),
+    (0x0dc, 485),
+    (0x0e4, -413),
+    (0x0e8, -457),
+    (0x0ec, 212),
+    (0x0ee, 849),
+    (0x0fc, -161),
+];
+
+/// `THREAT_MASK_FITTED` as a table indexed by mask.
 pub const THREAT_MASK_VALUE: [i32; MASKS] = {
     let mut t = [0; MASKS];
-    let fitted: [(usize, i32); 28] = [
-        (0x00, -13),
-        (0x08, 482),
-        (0x44, 19),
-        (0x48, -28),
-        (0x4c, -163),
-        (0x80, -50),
-        (0x84, -550),
-        (0x88, -230),
-        (0x8c, 173),
-        (0x8d, 628),
-        (0x8e, 868),
-        (0xa8, -362),
-        (0xac, 600),
-        (0xae, 908),
-        (0xc0, -211),
-        (0xc4, -306),
-        (0xc8, -54),
-        (0xcc, -54),
-        (0xcd, 572),
-        (0xce, 670),
-        (0xd4, 876),
-        (0xd8, -264),
-        (0xdc, 485),
-        (0xe4, -413),
-        (0xe8, -457),
-        (0xec, 212),
-        (0xee, 849),
-        (0xfc, -161),
-    ];
     let mut i = 0;
-    while i < fitted.len() {
-        t[fitted[i].0] = fitted[i].1;
+    while i < THREAT_MASK_FITTED.len() {
+        t[THREAT_MASK_FITTED[i].0] = THREAT_MASK_FITTED[i].1;
         i += 1;
     }
     t
