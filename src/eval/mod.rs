@@ -313,7 +313,8 @@ impl Evaluator {
 /// Which threats each side holds, `MASK_BITS` bits per side (the side to
 /// move's low): bit 0 a four-three or double-four point, bit 1 a
 /// double-three point, bit 2 any point that makes a four, bit 3 two or more
-/// points that make an open three. The counters make this O(1).
+/// points that make an open three, bit 4 a point that makes two open twos.
+/// The counters make this O(1).
 #[inline]
 pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
     let mut m = 0;
@@ -323,7 +324,12 @@ pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
         let b1 = n(Class::DoubleThree) > 0;
         let b2 = n(Class::Block4) > 0 || b0;
         let b3 = n(Class::Flex3) >= 2;
-        let bits = b0 as usize | (b1 as usize) << 1 | (b2 as usize) << 2 | (b3 as usize) << 3;
+        let b4 = n(Class::DoubleTwo) > 0;
+        let bits = b0 as usize
+            | (b1 as usize) << 1
+            | (b2 as usize) << 2
+            | (b3 as usize) << 3
+            | (b4 as usize) << 4;
         m |= bits << (weights::MASK_BITS * i);
     }
     m
@@ -359,7 +365,8 @@ mod tests {
         let stm = b.to_move();
         assert_eq!(stm, Color::Black);
         let m = threat_mask(&ev, stm);
-        let (own, theirs) = (m & 15, m >> weights::MASK_BITS);
+        let side = (1 << weights::MASK_BITS) - 1;
+        let (own, theirs) = (m & side, m >> weights::MASK_BITS);
         assert_eq!(own & 0b101, 0b101, "four-three and four points: {m:#x}");
         assert_eq!(
             theirs & 0b111,
@@ -369,7 +376,7 @@ mod tests {
         // Seen from White's side the same bits swap halves.
         let w = threat_mask(&ev, Color::White);
         assert_eq!(w >> weights::MASK_BITS, own);
-        assert_eq!(w & 15, theirs);
+        assert_eq!(w & side, theirs);
         // The score includes the mask's value.
         let plain = ev.total[stm.index()] - ev.ototal[stm.opposite().index()];
         assert_eq!(

@@ -20,14 +20,14 @@ pub const CLASSES: usize = Class::ALL.len();
 pub const OWN_PATTERN_VALUE: [i32; 11] = [
     0,    // None
     0,    // Overline
-    0,    // Block1
+    1,    // Block1
     0,    // Flex1
-    15,   // Block2
-    12,   // Flex2
-    73,   // Block3
-    203,  // Flex3
-    286,  // Block4
-    2541, // Flex4
+    14,   // Block2
+    11,   // Flex2
+    74,   // Block3
+    194,  // Flex3
+    290,  // Block4
+    2539, // Flex4
     5000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
@@ -37,14 +37,14 @@ pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
     0,    // Forbidden
     0,    // None
     0,    // Two
-    63,   // DoubleTwo
+    48,   // DoubleTwo
     0,    // Block3
     0,    // Flex3
-    159,  // DoubleThree
+    254,  // DoubleThree
     0,    // Block4
-    2589, // FourThree
+    2568, // FourThree
     0,    // DoubleFour
-    2238, // Flex4
+    2230, // Flex4
     0,    // Five
 ];
 
@@ -55,11 +55,11 @@ pub const OPP_PATTERN_VALUE: [i32; 11] = [
     0,    // Overline
     0,    // Block1
     0,    // Flex1
-    15,   // Block2
-    4,    // Flex2
-    73,   // Block3
-    107,  // Flex3
-    240,  // Block4
+    16,   // Block2
+    2,    // Flex2
+    72,   // Block3
+    103,  // Flex3
+    225,  // Block4
     811,  // Flex4
     5000, // Five: never on a board the search scores (not fitted); above any four
 ];
@@ -68,13 +68,13 @@ pub const OPP_CLASS_BONUS: [i32; CLASSES] = [
     0,    // Forbidden
     0,    // None
     0,    // Two
-    36,   // DoubleTwo
+    38,   // DoubleTwo
     0,    // Block3
-    0,    // Flex3
-    122,  // DoubleThree
-    0,    // Block4
-    1302, // FourThree
-    177,  // DoubleFour
+    1,    // Flex3
+    92,   // DoubleThree
+    15,   // Block4
+    1112, // FourThree
+    0,    // DoubleFour
     584,  // Flex4
     0,    // Five
 ];
@@ -109,7 +109,7 @@ pub fn point_values(pats: [Pattern; 4], class: Class) -> (i32, i32) {
 }
 
 /// Threat bits per side in a mask (`eval::threat_mask`).
-pub const MASK_BITS: usize = 4;
+pub const MASK_BITS: usize = 5;
 /// Number of threat masks: every combination of both sides' bits.
 pub const MASKS: usize = 1 << (2 * MASK_BITS);
 
@@ -117,35 +117,41 @@ pub const MASKS: usize = 1 << (2 * MASK_BITS);
 /// side to move on top of its points (the side to move's bits low),
 /// fitted with the tables by `pbrain-sente tune`; masks seen too rarely to
 /// fit stay 0.
-const THREAT_MASK_FITTED: [(usize, i32); 28] = [
-    (0x000, -13),
-    (0x008, 482),
-    (0x044, 19),
-    (0x048, -28),
-    (0x04c, -163),
-    (0x080, -50),
-    (0x084, -550),
-    (0x088, -230),
-    (0x08c, 173),
-    (0x08d, 628),
-    (0x08e, 868),
-    (0x0a8, -362),
-    (0x0ac, 600),
-    (0x0ae, 908),
-    (0x0c0, -211),
-    (0x0c4, -306),
-    (0x0c8, -54),
-    (0x0cc, -54),
-    (0x0cd, 572),
-    (0x0ce, 670),
-    (0x0d4, 876),
-    (0x0d8, -264),
-    (0x0dc, 485),
-    (0x0e4, -413),
-    (0x0e8, -457),
-    (0x0ec, 212),
-    (0x0ee, 849),
-    (0x0fc, -161),
+const THREAT_MASK_FITTED: [(usize, i32); 34] = [
+    (0x000, 52),
+    (0x184, 152),
+    (0x18c, -385),
+    (0x19c, 300),
+    (0x200, -483),
+    (0x210, 272),
+    (0x218, 595),
+    (0x29c, 68),
+    (0x300, -528),
+    (0x308, -648),
+    (0x30c, -631),
+    (0x310, -11),
+    (0x314, -522),
+    (0x318, -199),
+    (0x31c, 296),
+    (0x31d, 624),
+    (0x31e, 847),
+    (0x358, -382),
+    (0x35c, 658),
+    (0x384, -755),
+    (0x38c, -622),
+    (0x390, -465),
+    (0x394, -412),
+    (0x398, -8),
+    (0x39c, 66),
+    (0x39d, -551),
+    (0x39e, 674),
+    (0x3b8, -476),
+    (0x3bc, 144),
+    (0x3d4, -445),
+    (0x3d8, -481),
+    (0x3dc, 245),
+    (0x3de, 770),
+    (0x3fc, -354),
 ];
 
 /// `THREAT_MASK_FITTED` as a table indexed by mask.
