@@ -338,10 +338,11 @@ pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::zobrist::SplitMix64;
+    use crate::types::RuleSet;
 
     #[test]
     fn threat_mask_sees_each_sides_threats() {
-        use crate::types::RuleSet;
         // Black (X) to move has a four-three point (column 6 four blocked
         // below, row 7 open three); White's stones are scattered.
         let text = "
@@ -384,8 +385,6 @@ mod tests {
             (plain + weights::THREAT_MASK_VALUE[m]).clamp(-EVAL_LIMIT, EVAL_LIMIT)
         );
     }
-    use crate::game::zobrist::SplitMix64;
-    use crate::types::RuleSet;
 
     fn random_walk(rules: RuleSet, size: usize, seed: u64, moves: usize, checks: &mut usize) {
         let mut rng = SplitMix64::new(seed);

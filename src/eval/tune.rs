@@ -18,9 +18,10 @@
 use std::fmt::Write as _;
 
 use super::weights::{
-    Class, CLASSES, OPP_CLASS_BONUS, OPP_PATTERN_VALUE, OWN_CLASS_BONUS, OWN_PATTERN_VALUE,
+    Class, CLASSES, MASKS, OPP_CLASS_BONUS, OPP_PATTERN_VALUE, OWN_CLASS_BONUS, OWN_PATTERN_VALUE,
+    THREAT_MASK_VALUE,
 };
-use super::{nibble_pattern, Evaluator};
+use super::{nibble_pattern, threat_mask, Evaluator};
 use crate::arena::cli::{num, parse_rule};
 use crate::game::board::Board;
 use crate::game::pattern::Pattern;
@@ -29,6 +30,9 @@ use crate::types::{Color, RuleSet};
 /// Number of weights per side: the line patterns, then the classes.
 pub const PATTERNS: usize = OWN_PATTERN_VALUE.len();
 pub const WEIGHTS: usize = PATTERNS + CLASSES;
+/// Where the threat masks' weights start in the split and mask models:
+/// after both sides' tables.
+const MASK_START: usize = 2 * WEIGHTS;
 
 /// The side to move's (`own`) or the opponent's current weights as one
 /// vector (patterns, then class bonuses).
@@ -67,15 +71,12 @@ pub enum Model {
     Masks,
 }
 
-use super::threat_mask;
-use super::weights::{MASKS, THREAT_MASK_VALUE};
-
 impl Model {
     pub fn dims(self) -> usize {
         match self {
             Model::Tied => WEIGHTS,
-            Model::Split => 2 * WEIGHTS,
-            Model::Masks => 2 * WEIGHTS + MASKS,
+            Model::Split => MASK_START,
+            Model::Masks => MASK_START + MASKS,
         }
     }
 
@@ -104,7 +105,7 @@ impl Model {
             }
         }
         if self == Model::Masks {
-            x[2 * WEIGHTS + threat_mask(ev, stm)] = 1.0;
+            x[MASK_START + threat_mask(ev, stm)] = 1.0;
         }
         x.iter()
             .enumerate()
@@ -122,9 +123,9 @@ impl Model {
                 .into_iter()
                 .chain(current_weights(false))
                 .collect(),
-            Model::Masks => current_weights(true)
+            Model::Masks => Model::Split
+                .current()
                 .into_iter()
-                .chain(current_weights(false))
                 .chain(THREAT_MASK_VALUE.iter().map(|&v| v as f64))
                 .collect(),
         }
@@ -282,7 +283,7 @@ pub fn tunable(samples: &[Sample], model: Model, min_samples: usize) -> Vec<bool
         }
     }
     (0..model.dims())
-        .map(|k| (k >= 2 * WEIGHTS || !frozen(k % WEIGHTS)) && seen[k] >= min_samples)
+        .map(|k| (k >= MASK_START || !frozen(k % WEIGHTS)) && seen[k] >= min_samples)
         .collect()
 }
 
@@ -326,7 +327,7 @@ pub fn fit(samples: &[Sample], start: &[f64], free: &[bool], k: f64, o: FitOptio
             let mh = m[j] / (1.0 - b1.powi(t as i32));
             let vh = v[j] / (1.0 - b2.powi(t as i32));
             w[j] -= lr * mh / (vh.sqrt() + eps);
-            if j < 2 * WEIGHTS {
+            if j < MASK_START {
                 w[j] = w[j].max(0.0);
             }
         }
@@ -339,7 +340,7 @@ pub fn fit(samples: &[Sample], start: &[f64], free: &[bool], k: f64, o: FitOptio
 /// whose value is not zero).
 pub fn as_rust(w: &[f64]) -> String {
     let mut s = String::new();
-    let (tables, masks) = w.split_at(w.len().min(2 * WEIGHTS));
+    let (tables, masks) = w.split_at(w.len().min(MASK_START));
     for (i, part) in tables.chunks(WEIGHTS).enumerate() {
         let who = if w.len() > WEIGHTS {
             ["OWN_", "OPP_"][i.min(1)]
@@ -516,7 +517,7 @@ pub fn main_tune(args: &[String]) -> i32 {
         mse(&test, &w, k)
     );
     if model == Model::Masks {
-        let n = free[2 * WEIGHTS..].iter().filter(|&&f| f).count();
+        let n = free[MASK_START..].iter().filter(|&&f| f).count();
         println!("threat masks seen often enough to fit: {n} of {MASKS}");
     }
     print!("{}", as_rust(&w));
