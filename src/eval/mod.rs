@@ -26,7 +26,9 @@ const DOUBLE_FOUR_CODE: u16 = 11;
 
 /// Class and values of every combination of four line nibbles, one table
 /// for ordinary colours and one for renju Black: `opp_value << 36 |
-/// own_value << 8 | class` (the values as the side to move and not).
+/// own_value << 8 | class` (the values as the side to move and not, each
+/// 28 bits of two's complement: pattern pairs can make a point's value
+/// negative; `pack` and `unpack`).
 struct Combos {
     t: [Box<[u64]>; 2],
 }
@@ -42,7 +44,7 @@ fn combos() -> &'static Combos {
                     let dfs = [0, 1, 2, 3].map(|d| nib(d) == DOUBLE_FOUR_CODE);
                     let class = classify(pats, dfs, renju_black);
                     let (own, opp) = point_values(pats, class);
-                    ((opp as u64) << 36) | ((own as u64) << 8) | class as u64
+                    pack(class, own, opp)
                 })
                 .collect::<Vec<u64>>()
                 .into_boxed_slice()
@@ -51,6 +53,26 @@ fn combos() -> &'static Combos {
             t: [build(false), build(true)],
         }
     })
+}
+
+/// Largest magnitude a packed point value can have.
+const PACK_LIMIT: i32 = 1 << 27;
+
+/// A class and two signed point values (each within `PACK_LIMIT`) in one
+/// word.
+fn pack(class: Class, own: i32, opp: i32) -> u64 {
+    debug_assert!(own.abs() < PACK_LIMIT && opp.abs() < PACK_LIMIT);
+    ((opp as i64 as u64) << 36) | (((own as i64 as u64) & 0x0fff_ffff) << 8) | class as u64
+}
+
+/// The class index and the two values `pack` stored (sign-extended).
+#[inline]
+fn unpack(cv: u64) -> (usize, i32, i32) {
+    (
+        (cv & 255) as usize,
+        (((cv << 28) as i64) >> 36) as i32,
+        ((cv as i64) >> 36) as i32,
+    )
 }
 
 #[inline]
@@ -227,11 +249,11 @@ impl Evaluator {
                 }
             }
             c.code[ci] = code;
-            let cv = self.combo[ci][code as usize];
-            let class = Class::ALL[(cv & 255) as usize];
+            let (k, val, oval) = unpack(self.combo[ci][code as usize]);
+            let class = Class::ALL[k];
             c.class[ci] = class;
-            c.val[ci] = ((cv >> 8) & 0x0fff_ffff) as i32;
-            c.oval[ci] = (cv >> 36) as i32;
+            c.val[ci] = val;
+            c.oval[ci] = oval;
             self.total[ci] += c.val[ci];
             self.ototal[ci] += c.oval[ci];
             self.counts[ci][class as usize] += 1;
@@ -494,6 +516,40 @@ mod tests {
         assert_eq!(ev.class(p, Color::Black), Class::Five);
         assert!(ev.evaluate(Color::Black) > 0);
         assert!(ev.evaluate(Color::White) < ev.evaluate(Color::Black));
+    }
+
+    /// Every entry of both combination tables unpacks to the class and
+    /// the signed values `point_values` gives for its four lines.
+    #[test]
+    fn combination_tables_keep_class_and_signed_values() {
+        let c = combos();
+        for (t, renju_black) in [(&c.t[0], false), (&c.t[1], true)] {
+            for code in 0..1usize << 16 {
+                let nib = |d: usize| ((code >> (4 * d)) & 15) as u16;
+                let pats = [0, 1, 2, 3].map(|d| nibble_pattern(nib(d)));
+                let dfs = [0, 1, 2, 3].map(|d| nib(d) == DOUBLE_FOUR_CODE);
+                let class = classify(pats, dfs, renju_black);
+                let (own, opp) = point_values(pats, class);
+                assert_eq!(
+                    unpack(t[code]),
+                    (class as usize, own, opp),
+                    "code {code:#x}"
+                );
+            }
+        }
+        // Negative values survive the packing.
+        for (own, opp) in [
+            (-1, 0),
+            (0, -1),
+            (-5000, 7),
+            (123, -PACK_LIMIT + 1),
+            (PACK_LIMIT - 1, -3),
+        ] {
+            assert_eq!(
+                unpack(pack(Class::Flex3, own, opp)),
+                (Class::Flex3 as usize, own, opp)
+            );
+        }
     }
 
     #[test]

@@ -18,8 +18,9 @@
 use std::fmt::Write as _;
 
 use super::weights::{
-    Class, CLASSES, MASKS, OPP_CLASS_BONUS, OPP_PATTERN_VALUE, OWN_CLASS_BONUS, OWN_PATTERN_VALUE,
-    THREAT_MASK_VALUE,
+    pattern_pair, Class, CLASSES, MASK_PAIRS, OPP_CLASS_BONUS, OPP_PATTERN_PAIR, OPP_PATTERN_VALUE,
+    OWN_CLASS_BONUS, OWN_PATTERN_PAIR, OWN_PATTERN_VALUE, PAIRS, PAIR_PATTERNS, TEMPO,
+    THREAT_PAIR_FITTED,
 };
 use super::{nibble_pattern, threat_mask, Evaluator};
 use crate::arena::cli::{num, parse_rule};
@@ -30,9 +31,35 @@ use crate::types::{Color, RuleSet};
 /// Number of weights per side: the line patterns, then the classes.
 pub const PATTERNS: usize = OWN_PATTERN_VALUE.len();
 pub const WEIGHTS: usize = PATTERNS + CLASSES;
-/// Where the threat masks' weights start in the split and mask models:
+/// Where the threat masks' bit-pair weights start in the mask model:
 /// after both sides' tables.
 const MASK_START: usize = 2 * WEIGHTS;
+/// The tempo weight, after the bit pairs.
+const TEMPO_INDEX: usize = MASK_START + PAIRS;
+/// The pattern-pair weights, after the tempo: a `PAIR_PATTERNS` square
+/// for the side to move's points, then one for the opponent's (only the
+/// upper triangles are ever counted).
+const PATTERN_PAIR_START: usize = TEMPO_INDEX + 1;
+const PATTERN_PAIR_WEIGHTS: usize = PAIR_PATTERNS * PAIR_PATTERNS;
+
+/// The index of bit pair `(i, j)`, `i <= j`, in `MASK_PAIRS`.
+pub fn pair_index(i: usize, j: usize) -> usize {
+    let n = MASK_PAIRS.len();
+    let bits = 2 * super::weights::MASK_BITS;
+    debug_assert!(i <= j && j < bits && n == PAIRS);
+    // Row i starts after the rows 0..i, of bits - r entries each.
+    i * bits - i * (i.saturating_sub(1)) / 2 + (j - i)
+}
+
+/// The bit pairs a threat mask holds (both bits set), as `MASK_PAIRS`
+/// indices.
+pub fn pairs(mask: usize) -> impl Iterator<Item = usize> {
+    MASK_PAIRS
+        .iter()
+        .enumerate()
+        .filter(move |(_, &(i, j))| mask >> i & 1 == 1 && mask >> j & 1 == 1)
+        .map(|(k, _)| k)
+}
 
 /// The side to move's (`own`) or the opponent's current weights as one
 /// vector (patterns, then class bonuses).
@@ -65,9 +92,11 @@ pub enum Model {
     /// One weight per line pattern and per class, the side to move's counts
     /// weighing 10/8 (the engine's form before 0.4.0; for comparison).
     Tied,
-    /// The engine's form since 0.6.0: `Split` plus one value per threat
-    /// mask (`eval::threat_mask`: which threats each side holds), fitted
-    /// with the tables (`MASKS` more weights, after the two tables).
+    /// The engine's form since 0.7.0: `Split` plus a value per bit pair
+    /// of the threat mask (`eval::threat_mask`: which threats each side
+    /// holds; 0.6.0 had one value per mask), a tempo, and a value per two
+    /// patterns on two lines of one point, for each side (after the two
+    /// tables, in that order).
     Masks,
 }
 
@@ -76,7 +105,7 @@ impl Model {
         match self {
             Model::Tied => WEIGHTS,
             Model::Split => MASK_START,
-            Model::Masks => MASK_START + MASKS,
+            Model::Masks => PATTERN_PAIR_START + 2 * PATTERN_PAIR_WEIGHTS,
         }
     }
 
@@ -97,15 +126,28 @@ impl Model {
                 if c.class[ci] == Class::Forbidden {
                     continue; // worth nothing, whatever its patterns
                 }
-                for d in 0..4 {
-                    let n = (c.code[ci] >> (4 * d)) & 15;
-                    x[base + nibble_pattern(n) as usize] += v;
+                let pats = [0, 1, 2, 3].map(|d| nibble_pattern((c.code[ci] >> (4 * d)) & 15));
+                for p in pats {
+                    x[base + p as usize] += v;
                 }
                 x[base + PATTERNS + c.class[ci] as usize] += v;
+                if self == Model::Masks {
+                    let pp = PATTERN_PAIR_START + if own { 0 } else { PATTERN_PAIR_WEIGHTS };
+                    for i in 0..4 {
+                        for j in i + 1..4 {
+                            if let Some((a, b)) = pattern_pair(pats[i], pats[j]) {
+                                x[pp + a * PAIR_PATTERNS + b] += v;
+                            }
+                        }
+                    }
+                }
             }
         }
         if self == Model::Masks {
-            x[MASK_START + threat_mask(ev, stm)] = 1.0;
+            for k in pairs(threat_mask(ev, stm)) {
+                x[MASK_START + k] = 1.0;
+            }
+            x[TEMPO_INDEX] = 1.0;
         }
         x.iter()
             .enumerate()
@@ -123,11 +165,19 @@ impl Model {
                 .into_iter()
                 .chain(current_weights(false))
                 .collect(),
-            Model::Masks => Model::Split
-                .current()
-                .into_iter()
-                .chain(THREAT_MASK_VALUE.iter().map(|&v| v as f64))
-                .collect(),
+            Model::Masks => {
+                let mut w = Model::Split.current();
+                let mut mask = [0.0; PAIRS];
+                for &(i, j, v) in THREAT_PAIR_FITTED.iter() {
+                    mask[pair_index(i, j)] = v as f64;
+                }
+                w.extend(mask);
+                w.push(TEMPO as f64);
+                for t in [&OWN_PATTERN_PAIR, &OPP_PATTERN_PAIR] {
+                    w.extend(t.iter().flatten().map(|&v| v as f64));
+                }
+                w
+            }
         }
     }
 }
@@ -336,11 +386,12 @@ pub fn fit(samples: &[Sample], start: &[f64], free: &[bool], k: f64, o: FitOptio
 }
 
 /// The weights as Rust arrays for `weights.rs`, rounded (split: the side
-/// to move's tables, then the opponent's; masks: then the fitted masks
-/// whose value is not zero).
+/// to move's tables, then the opponent's; masks: then the fitted bit pairs
+/// whose value is not zero, the tempo and the pattern pairs).
 pub fn as_rust(w: &[f64]) -> String {
     let mut s = String::new();
-    let (tables, masks) = w.split_at(w.len().min(MASK_START));
+    let r = |v: f64| v.round() as i64;
+    let (tables, rest) = w.split_at(w.len().min(MASK_START));
     for (i, part) in tables.chunks(WEIGHTS).enumerate() {
         let who = if w.len() > WEIGHTS {
             ["OWN_", "OPP_"][i.min(1)]
@@ -349,7 +400,7 @@ pub fn as_rust(w: &[f64]) -> String {
         };
         let list = |vals: &[f64]| {
             vals.iter()
-                .map(|v| (v.round() as i64).to_string())
+                .map(|&v| r(v).to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -364,21 +415,77 @@ pub fn as_rust(w: &[f64]) -> String {
             list(&part[PATTERNS..])
         );
     }
-    let fitted: Vec<String> = masks
+    if rest.len() < PAIRS + 1 + 2 * PATTERN_PAIR_WEIGHTS {
+        return s;
+    }
+    let fitted: Vec<String> = MASK_PAIRS
         .iter()
-        .enumerate()
-        .filter(|(_, v)| v.round() != 0.0)
-        .map(|(m, v)| format!("(0x{m:03x}, {})", v.round() as i64))
+        .zip(&rest[..PAIRS])
+        .filter(|(_, v)| r(**v) != 0)
+        .map(|(&(i, j), &v)| format!("({i}, {j}, {})", r(v)))
         .collect();
-    if !masks.is_empty() {
+    let _ = writeln!(
+        s,
+        "pub const THREAT_PAIR_FITTED: [(usize, usize, i32); {}] = [{}];",
+        fitted.len(),
+        fitted.join(", ")
+    );
+    let _ = writeln!(s, "pub const TEMPO: i32 = {};", r(rest[PAIRS]));
+    for (who, t) in ["OWN", "OPP"]
+        .iter()
+        .zip(rest[PAIRS + 1..].chunks(PATTERN_PAIR_WEIGHTS))
+    {
+        let rows: Vec<String> = t
+            .chunks(PAIR_PATTERNS)
+            .map(|row| {
+                let v: Vec<String> = row.iter().map(|&v| r(v).to_string()).collect();
+                format!("[{}]", v.join(", "))
+            })
+            .collect();
         let _ = writeln!(
             s,
-            "const THREAT_MASK_FITTED: [(usize, i32); {}] = [{}];",
-            fitted.len(),
-            fitted.join(", ")
+            "pub const {who}_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] = [{}];",
+            rows.join(", ")
         );
     }
     s
+}
+
+/// Round the fitted weights to the integers the engine uses without
+/// losing the fit: a weight that counts about once a position or more
+/// (pattern pairs count on many points) shifts every score by its
+/// rounding error times its count, so those are rounded one at a time,
+/// most counted first, each followed by `refit` steps of the others that
+/// are still free; the rest are rounded at the end.
+pub fn round_polish(
+    samples: &[Sample],
+    w: &[f64],
+    free: &[bool],
+    k: f64,
+    o: FitOptions,
+    refit: usize,
+) -> Vec<f64> {
+    let n = samples.len().max(1) as f64;
+    let mut count = vec![0.0f64; w.len()];
+    for s in samples {
+        for &(j, v) in &s.x {
+            count[j as usize] += v.abs();
+        }
+    }
+    let mut order: Vec<usize> = (0..w.len())
+        .filter(|&j| free[j] && count[j] / n >= 1.0)
+        .collect();
+    order.sort_by(|&a, &b| count[b].total_cmp(&count[a]));
+    let mut w = w.to_vec();
+    let mut still = free.to_vec();
+    for j in order {
+        w[j] = w[j].round();
+        still[j] = false;
+        if refit > 0 && still.iter().any(|&f| f) {
+            w = fit(samples, &w, &still, k, FitOptions { epochs: refit, ..o });
+        }
+    }
+    w.iter().map(|v| v.round()).collect()
 }
 
 /// Random openings for tuning games, one per line in the arena's format:
@@ -517,9 +624,18 @@ pub fn main_tune(args: &[String]) -> i32 {
         mse(&test, &w, k)
     );
     if model == Model::Masks {
-        let n = free[MASK_START..].iter().filter(|&&f| f).count();
-        println!("threat masks seen often enough to fit: {n} of {MASKS}");
+        let n = free[MASK_START..TEMPO_INDEX].iter().filter(|&&f| f).count();
+        let p = free[PATTERN_PAIR_START..].iter().filter(|&&f| f).count();
+        println!(
+            "threat-mask bit pairs seen often enough to fit: {n} of {PAIRS}; pattern pairs: {p}"
+        );
     }
+    let w = round_polish(&train, &w, &free, k, o, o.epochs / 20);
+    println!(
+        "rounded: train mse {:.5}, held-out mse {:.5}",
+        mse(&train, &w, k),
+        mse(&test, &w, k)
+    );
     print!("{}", as_rust(&w));
     0
 }
@@ -549,12 +665,12 @@ mod tests {
                     let ev = Evaluator::new(&b);
                     let stm = b.to_move();
                     let e = ev.evaluate(stm) as f64;
-                    if e.abs() < super::super::weights::EVAL_LIMIT as f64 {
-                        // Integer sums on both sides: equal exactly.
-                        let x = Model::Masks.features(&ev, stm);
-                        assert_eq!(dot(&Model::Masks.current(), &x), e);
-                        checks += 1;
-                    }
+                    // Integer sums on both sides: equal exactly, up to the
+                    // evaluator's clamp.
+                    let x = Model::Masks.features(&ev, stm);
+                    let limit = super::super::weights::EVAL_LIMIT as f64;
+                    assert_eq!(dot(&Model::Masks.current(), &x).clamp(-limit, limit), e);
+                    checks += 1;
                 }
             }
         }
@@ -590,6 +706,67 @@ mod tests {
         let w = fit(&samples, &w0, &free, 300.0, o);
         assert!(mse(&samples, &w, 300.0) < mse(&samples, &w0, 300.0));
         assert!((w[5] - 60.0).abs() < (w0[5] - 60.0).abs() / 2.0, "{}", w[5]);
+    }
+
+    /// `pair_index` inverts `MASK_PAIRS`, and `pairs` lists exactly the
+    /// pairs of set bits.
+    #[test]
+    fn bit_pairs_fill_their_indices() {
+        for (k, &(i, j)) in MASK_PAIRS.iter().enumerate() {
+            assert!(i <= j);
+            assert_eq!(pair_index(i, j), k);
+        }
+        let m = 0b10_0000_0101; // bits 0, 2 and 9
+        let got: Vec<(usize, usize)> = pairs(m).map(|k| MASK_PAIRS[k]).collect();
+        assert_eq!(got, vec![(0, 0), (0, 2), (0, 9), (2, 2), (2, 9), (9, 9)]);
+        assert_eq!(pairs(0).count(), 0);
+        assert_eq!(pairs(super::super::weights::MASKS - 1).count(), PAIRS);
+    }
+
+    /// The engine's table of mask values is the tempo plus the sum of the
+    /// mask's bit pairs, as the tuner's features count them.
+    #[test]
+    fn mask_values_sum_their_pairs() {
+        let w = Model::Masks.current();
+        for m in 0..super::super::weights::MASKS {
+            let v: f64 = pairs(m).map(|k| w[MASK_START + k]).sum::<f64>() + w[TEMPO_INDEX];
+            assert_eq!(
+                super::super::weights::THREAT_MASK_VALUE[m] as f64,
+                v,
+                "mask {m:#x}"
+            );
+        }
+    }
+
+    /// Rounding with refits loses less of the fit than rounding alone when
+    /// a weight counts many times a position.
+    #[test]
+    fn rounding_polish_keeps_the_fit() {
+        let mut rng = SplitMix64::new(31);
+        let mut samples = Vec::new();
+        for g in 0..3000 {
+            // Weight 2 counts 20 to 40 times, so its rounding error is
+            // multiplied; weight 3 counts 0 to 2 times and can absorb it.
+            let a = 20.0 + rng.below(21) as f64;
+            let b = rng.below(3) as f64;
+            let x = vec![(2u32, a), (3u32, b)];
+            let p = sigmoid((a * 3.4 + b * 40.0 - 120.0) / 100.0);
+            samples.push(Sample { x, y: p, game: g });
+        }
+        let start: Vec<f64> = vec![0.0, 0.0, 3.4, 40.0];
+        let free = vec![false, false, true, true];
+        let o = FitOptions {
+            epochs: 400,
+            lr: 0.5,
+            l2: 0.0,
+        };
+        let naive: Vec<f64> = start.iter().map(|v| v.round()).collect();
+        let polished = round_polish(&samples, &start, &free, 100.0, o, 400);
+        assert!(polished.iter().all(|v| v.fract() == 0.0), "{polished:?}");
+        assert!(
+            mse(&samples, &polished, 100.0) < mse(&samples, &naive, 100.0),
+            "{polished:?}"
+        );
     }
 
     #[test]

@@ -91,20 +91,55 @@ pub const DEFEND_ORDER: [i32; CLASSES] = [
 /// Static scores stay well inside the mate band.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// First line pattern whose pairings on one point have their own value
+/// (`Block2`), and how many patterns from there on do (`Block2` to
+/// `Flex4`).
+pub const PAIR_FIRST: usize = Pattern::Block2 as usize;
+pub const PAIR_PATTERNS: usize = 6;
+
+/// Extra value of a point for each two of its four lines whose patterns
+/// both lie in `Block2..=Flex4`, indexed `[lower][higher]` from
+/// `PAIR_FIRST` (the lower triangle is never used), for the side to move's
+/// points and for the opponent's. These correct the sum of the single
+/// patterns (a point with three open threes is not worth three times one),
+/// so they may be negative, and so may a point's value.
+pub const OWN_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] =
+    [[0; PAIR_PATTERNS]; PAIR_PATTERNS];
+pub const OPP_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] =
+    [[0; PAIR_PATTERNS]; PAIR_PATTERNS];
+
+/// The `[lower][higher]` pattern-pair index of two line patterns, when
+/// both count.
+#[inline]
+pub fn pattern_pair(a: Pattern, b: Pattern) -> Option<(usize, usize)> {
+    let (a, b) = (a as usize, b as usize);
+    let (lo, hi) = (a.min(b), a.max(b));
+    (lo >= PAIR_FIRST && hi < PAIR_FIRST + PAIR_PATTERNS)
+        .then(|| (lo - PAIR_FIRST, hi - PAIR_FIRST))
+}
+
 /// Values of a point for one colour, when that colour is to move and when
-/// it is not: its line patterns plus its class bonus. A certainly
-/// forbidden point is worth nothing to Black.
+/// it is not: its line patterns, its class bonus and its pattern pairs. A
+/// certainly forbidden point is worth nothing to Black.
 #[inline]
 pub fn point_values(pats: [Pattern; 4], class: Class) -> (i32, i32) {
     if class == Class::Forbidden {
         return (0, 0);
     }
-    let sum = |pv: &[i32; 11], cb: &[i32; CLASSES]| {
-        pats.iter().map(|&p| pv[p as usize]).sum::<i32>() + cb[class as usize]
+    let sum = |pv: &[i32; 11], cb: &[i32; CLASSES], pp: &[[i32; PAIR_PATTERNS]; PAIR_PATTERNS]| {
+        let mut v = pats.iter().map(|&p| pv[p as usize]).sum::<i32>() + cb[class as usize];
+        for i in 0..4 {
+            for j in i + 1..4 {
+                if let Some((a, b)) = pattern_pair(pats[i], pats[j]) {
+                    v += pp[a][b];
+                }
+            }
+        }
+        v
     };
     (
-        sum(&OWN_PATTERN_VALUE, &OWN_CLASS_BONUS),
-        sum(&OPP_PATTERN_VALUE, &OPP_CLASS_BONUS),
+        sum(&OWN_PATTERN_VALUE, &OWN_CLASS_BONUS, &OWN_PATTERN_PAIR),
+        sum(&OPP_PATTERN_VALUE, &OPP_CLASS_BONUS, &OPP_PATTERN_PAIR),
     )
 }
 
@@ -112,55 +147,53 @@ pub fn point_values(pats: [Pattern; 4], class: Class) -> (i32, i32) {
 pub const MASK_BITS: usize = 5;
 /// Number of threat masks: every combination of both sides' bits.
 pub const MASKS: usize = 1 << (2 * MASK_BITS);
+/// Number of bit pairs `(i, j)`, `i <= j`, over a mask's bits (a pair of
+/// a bit with itself stands for that bit alone).
+pub const PAIRS: usize = 2 * MASK_BITS * (2 * MASK_BITS + 1) / 2;
 
-/// What each combination of threats held by the two sides is worth to the
-/// side to move on top of its points (the side to move's bits low),
-/// fitted with the tables by `pbrain-sente tune`; masks seen too rarely to
-/// fit stay 0.
-const THREAT_MASK_FITTED: [(usize, i32); 34] = [
-    (0x000, 52),
-    (0x184, 152),
-    (0x18c, -385),
-    (0x19c, 300),
-    (0x200, -483),
-    (0x210, 272),
-    (0x218, 595),
-    (0x29c, 68),
-    (0x300, -528),
-    (0x308, -648),
-    (0x30c, -631),
-    (0x310, -11),
-    (0x314, -522),
-    (0x318, -199),
-    (0x31c, 296),
-    (0x31d, 624),
-    (0x31e, 847),
-    (0x358, -382),
-    (0x35c, 658),
-    (0x384, -755),
-    (0x38c, -622),
-    (0x390, -465),
-    (0x394, -412),
-    (0x398, -8),
-    (0x39c, 66),
-    (0x39d, -551),
-    (0x39e, 674),
-    (0x3b8, -476),
-    (0x3bc, 144),
-    (0x3d4, -445),
-    (0x3d8, -481),
-    (0x3dc, 245),
-    (0x3de, 770),
-    (0x3fc, -354),
-];
-
-/// `THREAT_MASK_FITTED` as a table indexed by mask.
-pub const THREAT_MASK_VALUE: [i32; MASKS] = {
-    let mut t = [0; MASKS];
-    let mut i = 0;
-    while i < THREAT_MASK_FITTED.len() {
-        t[THREAT_MASK_FITTED[i].0] = THREAT_MASK_FITTED[i].1;
+/// The bit pairs in order: (0,0), (0,1), ..., (0,9), (1,1), (1,2), ...
+pub const MASK_PAIRS: [(usize, usize); PAIRS] = {
+    let mut t = [(0, 0); PAIRS];
+    let (mut i, mut k) = (0, 0);
+    while i < 2 * MASK_BITS {
+        let mut j = i;
+        while j < 2 * MASK_BITS {
+            t[k] = (i, j);
+            k += 1;
+            j += 1;
+        }
         i += 1;
+    }
+    t
+};
+
+/// Every position's value to the side to move for having the move, on top
+/// of its points and threats.
+pub const TEMPO: i32 = 0;
+
+/// A threat mask's value is the sum of the values of the bit pairs it
+/// holds (both bits set): what each threat, and each two threats together,
+/// of the two sides are worth to the side to move on top of its points
+/// (the side to move's bits low). Fitted with the tables by
+/// `pbrain-sente tune`; pairs not listed are worth 0. Unlike one value per
+/// mask, this gives the rare masks a value too.
+pub const THREAT_PAIR_FITTED: [(usize, usize, i32); 0] = [];
+
+/// `TEMPO` plus `THREAT_PAIR_FITTED` summed per mask, as a table indexed
+/// by mask.
+pub const THREAT_MASK_VALUE: [i32; MASKS] = {
+    let mut t = [TEMPO; MASKS];
+    let mut m = 0;
+    while m < MASKS {
+        let mut k = 0;
+        while k < THREAT_PAIR_FITTED.len() {
+            let (i, j, v) = THREAT_PAIR_FITTED[k];
+            if m >> i & 1 == 1 && m >> j & 1 == 1 {
+                t[m] += v;
+            }
+            k += 1;
+        }
+        m += 1;
     }
     t
 };
