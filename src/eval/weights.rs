@@ -20,14 +20,14 @@ pub const CLASSES: usize = Class::ALL.len();
 pub const OWN_PATTERN_VALUE: [i32; 11] = [
     0,    // None
     0,    // Overline
-    1,    // Block1
-    0,    // Flex1
-    14,   // Block2
-    11,   // Flex2
-    74,   // Block3
-    194,  // Flex3
-    290,  // Block4
-    2539, // Flex4
+    0,    // Block1
+    1,    // Flex1
+    4,    // Block2
+    5,    // Flex2
+    34,   // Block3
+    181,  // Flex3
+    161,  // Block4
+    4977, // Flex4
     5000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
@@ -37,14 +37,14 @@ pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
     0,    // Forbidden
     0,    // None
     0,    // Two
-    48,   // DoubleTwo
-    0,    // Block3
-    0,    // Flex3
-    254,  // DoubleThree
-    0,    // Block4
-    2568, // FourThree
+    2,    // DoubleTwo
+    3,    // Block3
+    3,    // Flex3
+    0,    // DoubleThree
+    1,    // Block4
+    531,  // FourThree
     0,    // DoubleFour
-    2230, // Flex4
+    4580, // Flex4
     0,    // Five
 ];
 
@@ -53,13 +53,13 @@ pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
 pub const OPP_PATTERN_VALUE: [i32; 11] = [
     0,    // None
     0,    // Overline
-    0,    // Block1
+    1,    // Block1
     0,    // Flex1
-    16,   // Block2
-    2,    // Flex2
-    72,   // Block3
-    103,  // Flex3
-    225,  // Block4
+    6,    // Block2
+    0,    // Flex2
+    29,   // Block3
+    142,  // Flex3
+    119,  // Block4
     811,  // Flex4
     5000, // Five: never on a board the search scores (not fitted); above any four
 ];
@@ -68,13 +68,13 @@ pub const OPP_CLASS_BONUS: [i32; CLASSES] = [
     0,    // Forbidden
     0,    // None
     0,    // Two
-    38,   // DoubleTwo
-    0,    // Block3
-    1,    // Flex3
-    92,   // DoubleThree
-    15,   // Block4
-    1112, // FourThree
-    0,    // DoubleFour
+    74,   // DoubleTwo
+    8,    // Block3
+    36,   // Flex3
+    448,  // DoubleThree
+    0,    // Block4
+    1442, // FourThree
+    1256, // DoubleFour
     584,  // Flex4
     0,    // Five
 ];
@@ -103,10 +103,22 @@ pub const PAIR_PATTERNS: usize = 6;
 /// points and for the opponent's. These correct the sum of the single
 /// patterns (a point with three open threes is not worth three times one),
 /// so they may be negative, and so may a point's value.
-pub const OWN_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] =
-    [[0; PAIR_PATTERNS]; PAIR_PATTERNS];
-pub const OPP_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] =
-    [[0; PAIR_PATTERNS]; PAIR_PATTERNS];
+pub const OWN_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] = [
+    [3, 8, 9, 14, 129, 680],
+    [0, 56, 119, 243, 414, 1239],
+    [0, 0, 85, 155, 145, 2513],
+    [0, 0, 0, 582, -1632, 0],
+    [0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0],
+];
+pub const OPP_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] = [
+    [-4, -1, 20, -28, 186, 0],
+    [0, -2, 92, 69, 330, 0],
+    [0, 0, 32, -42, 273, 0],
+    [0, 0, 0, -412, 66, 0],
+    [0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0],
+];
 
 /// The `[lower][higher]` pattern-pair index of two line patterns, when
 /// both count.
@@ -169,7 +181,7 @@ pub const MASK_PAIRS: [(usize, usize); PAIRS] = {
 
 /// Every position's value to the side to move for having the move, on top
 /// of its points and threats.
-pub const TEMPO: i32 = 0;
+pub const TEMPO: i32 = 46;
 
 /// A threat mask's value is the sum of the values of the bit pairs it
 /// holds (both bits set): what each threat, and each two threats together,
@@ -177,7 +189,62 @@ pub const TEMPO: i32 = 0;
 /// (the side to move's bits low). Fitted with the tables by
 /// `pbrain-sente tune`; pairs not listed are worth 0. Unlike one value per
 /// mask, this gives the rare masks a value too.
-pub const THREAT_PAIR_FITTED: [(usize, usize, i32); 0] = [];
+pub const THREAT_PAIR_FITTED: [(usize, usize, i32); 54] = [
+    (0, 0, 1944),
+    (0, 1, 2389),
+    (0, 2, 1944),
+    (0, 3, 211),
+    (0, 4, 836),
+    (0, 6, 2461),
+    (0, 7, -518),
+    (0, 8, 2064),
+    (0, 9, -1795),
+    (1, 1, 752),
+    (1, 2, 978),
+    (1, 3, 752),
+    (1, 4, -670),
+    (1, 5, -1031),
+    (1, 6, -147),
+    (1, 7, -2057),
+    (1, 8, 444),
+    (1, 9, -155),
+    (2, 2, -299),
+    (2, 3, 264),
+    (2, 4, -88),
+    (2, 5, 785),
+    (2, 6, 638),
+    (2, 7, -1),
+    (2, 8, 126),
+    (2, 9, 179),
+    (3, 3, -353),
+    (3, 4, -99),
+    (3, 5, -693),
+    (3, 6, 118),
+    (3, 7, -118),
+    (3, 8, -55),
+    (3, 9, 467),
+    (4, 4, 702),
+    (4, 5, -270),
+    (4, 6, -222),
+    (4, 7, -446),
+    (4, 8, 8),
+    (4, 9, 74),
+    (5, 5, 947),
+    (5, 6, -1215),
+    (5, 7, 947),
+    (5, 8, -1093),
+    (5, 9, -92),
+    (6, 6, -126),
+    (6, 7, -206),
+    (6, 8, -210),
+    (6, 9, 195),
+    (7, 7, 212),
+    (7, 8, 98),
+    (7, 9, 144),
+    (8, 8, 173),
+    (8, 9, -283),
+    (9, 9, -525),
+];
 
 /// `TEMPO` plus `THREAT_PAIR_FITTED` summed per mask, as a table indexed
 /// by mask.
