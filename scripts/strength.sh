@@ -11,7 +11,7 @@
 # of games, W-D-L, score, Elo ± 95 %, terminations and Sente's own forfeits.
 #
 # Settings (environment variables, defaults in brackets):
-#   BASE        previous release, a git revision [v0.5.0 = fda1b3b]; BASE=none skips it
+#   BASE        previous release, a git revision [v0.6.0 = f899b58]; BASE=none skips it
 #   OPPONENT    command line of the external engine [none: skipped], e.g.
 #               OPPONENT=/opt/rapfi/pbrain-rapfi (Rapfi reads config.toml and
 #               its classical model from the binary's folder; we never download
@@ -40,7 +40,7 @@ if [ "${QUICK:-0}" = 1 ]; then
   TURNS=${TURNS:-200}
   GAMES=${GAMES:-4}
 fi
-BASE=${BASE:-fda1b3b}
+BASE=${BASE:-f899b58}
 OPPONENT=${OPPONENT:-}
 OPPONENT_NAME=${OPPONENT_NAME:-rapfi-classical}
 SUITES=${SUITES:-freestyle15 freestyle20 standard15 renju15}
