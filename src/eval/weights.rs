@@ -22,12 +22,12 @@ pub const OWN_PATTERN_VALUE: [i32; 11] = [
     0,    // Overline
     0,    // Block1
     1,    // Flex1
-    4,    // Block2
-    5,    // Flex2
-    34,   // Block3
-    181,  // Flex3
-    161,  // Block4
-    4977, // Flex4
+    2,    // Block2
+    0,    // Flex2
+    30,   // Block3
+    170,  // Flex3
+    176,  // Block4
+    3413, // Flex4
     5000, // Five: never on a board the search scores (not fitted); above any four
 ];
 
@@ -36,15 +36,15 @@ pub const OWN_PATTERN_VALUE: [i32; 11] = [
 pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
     0,    // Forbidden
     0,    // None
-    0,    // Two
-    2,    // DoubleTwo
-    3,    // Block3
-    3,    // Flex3
+    3,    // Two
+    9,    // DoubleTwo
+    14,   // Block3
+    1,    // Flex3
     0,    // DoubleThree
     1,    // Block4
-    531,  // FourThree
+    1077, // FourThree
     0,    // DoubleFour
-    4580, // Flex4
+    3377, // Flex4
     0,    // Five
 ];
 
@@ -53,13 +53,13 @@ pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
 pub const OPP_PATTERN_VALUE: [i32; 11] = [
     0,    // None
     0,    // Overline
-    1,    // Block1
+    0,    // Block1
     0,    // Flex1
-    6,    // Block2
+    10,   // Block2
     0,    // Flex2
-    29,   // Block3
-    142,  // Flex3
-    119,  // Block4
+    19,   // Block3
+    135,  // Flex3
+    130,  // Block4
     811,  // Flex4
     5000, // Five: never on a board the search scores (not fitted); above any four
 ];
@@ -68,13 +68,13 @@ pub const OPP_CLASS_BONUS: [i32; CLASSES] = [
     0,    // Forbidden
     0,    // None
     0,    // Two
-    74,   // DoubleTwo
-    8,    // Block3
-    36,   // Flex3
-    448,  // DoubleThree
+    69,   // DoubleTwo
+    27,   // Block3
+    33,   // Flex3
+    36,   // DoubleThree
     0,    // Block4
-    1442, // FourThree
-    1256, // DoubleFour
+    1235, // FourThree
+    1046, // DoubleFour
     584,  // Flex4
     0,    // Five
 ];
@@ -104,18 +104,18 @@ pub const PAIR_PATTERNS: usize = 6;
 /// patterns (a point with three open threes is not worth three times one),
 /// so they may be negative, and so may a point's value.
 pub const OWN_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] = [
-    [3, 8, 9, 14, 129, 680],
-    [0, 56, 119, 243, 414, 1239],
-    [0, 0, 85, 155, 145, 2513],
-    [0, 0, 0, 582, -1632, 0],
+    [2, 18, 7, 27, 108, -902],
+    [0, 50, 109, 258, 400, 2463],
+    [0, 0, 67, 152, 144, 4692],
+    [0, 0, 0, 223, -1005, 0],
     [0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0],
 ];
 pub const OPP_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] = [
-    [-4, -1, 20, -28, 186, 0],
-    [0, -2, 92, 69, 330, 0],
-    [0, 0, 32, -42, 273, 0],
-    [0, 0, 0, -412, 66, 0],
+    [-3, 1, 7, -33, 140, 0],
+    [0, 1, 69, 87, 291, 0],
+    [0, 0, 25, -16, 287, 0],
+    [0, 0, 0, -80, 102, 0],
     [0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0],
 ];
@@ -181,7 +181,7 @@ pub const MASK_PAIRS: [(usize, usize); PAIRS] = {
 
 /// Every position's value to the side to move for having the move, on top
 /// of its points and threats.
-pub const TEMPO: i32 = 46;
+pub const TEMPO: i32 = 49;
 
 /// A threat mask's value is the sum of the values of the bit pairs it
 /// holds (both bits set): what each threat, and each two threats together,
@@ -190,60 +190,60 @@ pub const TEMPO: i32 = 46;
 /// `pbrain-sente tune`; pairs not listed are worth 0. Unlike one value per
 /// mask, this gives the rare masks a value too.
 pub const THREAT_PAIR_FITTED: [(usize, usize, i32); 54] = [
-    (0, 0, 1944),
-    (0, 1, 2389),
-    (0, 2, 1944),
-    (0, 3, 211),
-    (0, 4, 836),
-    (0, 6, 2461),
-    (0, 7, -518),
-    (0, 8, 2064),
-    (0, 9, -1795),
-    (1, 1, 752),
-    (1, 2, 978),
-    (1, 3, 752),
-    (1, 4, -670),
-    (1, 5, -1031),
-    (1, 6, -147),
-    (1, 7, -2057),
-    (1, 8, 444),
-    (1, 9, -155),
-    (2, 2, -299),
-    (2, 3, 264),
-    (2, 4, -88),
-    (2, 5, 785),
-    (2, 6, 638),
-    (2, 7, -1),
-    (2, 8, 126),
-    (2, 9, 179),
-    (3, 3, -353),
-    (3, 4, -99),
-    (3, 5, -693),
-    (3, 6, 118),
-    (3, 7, -118),
-    (3, 8, -55),
-    (3, 9, 467),
-    (4, 4, 702),
-    (4, 5, -270),
-    (4, 6, -222),
-    (4, 7, -446),
-    (4, 8, 8),
-    (4, 9, 74),
-    (5, 5, 947),
-    (5, 6, -1215),
-    (5, 7, 947),
-    (5, 8, -1093),
-    (5, 9, -92),
-    (6, 6, -126),
-    (6, 7, -206),
-    (6, 8, -210),
-    (6, 9, 195),
-    (7, 7, 212),
-    (7, 8, 98),
-    (7, 9, 144),
-    (8, 8, 173),
-    (8, 9, -283),
-    (9, 9, -525),
+    (0, 0, 493),
+    (0, 1, 3088),
+    (0, 2, 493),
+    (0, 3, 1580),
+    (0, 4, 2219),
+    (0, 6, 34),
+    (0, 7, -2187),
+    (0, 8, 4207),
+    (0, 9, -1103),
+    (1, 1, 1109),
+    (1, 2, 1130),
+    (1, 3, 407),
+    (1, 4, -523),
+    (1, 5, -1517),
+    (1, 6, -217),
+    (1, 7, -1998),
+    (1, 8, 533),
+    (1, 9, 268),
+    (2, 2, -435),
+    (2, 3, 250),
+    (2, 4, -29),
+    (2, 5, 918),
+    (2, 6, 609),
+    (2, 7, -51),
+    (2, 8, 185),
+    (2, 9, 252),
+    (3, 3, -406),
+    (3, 4, -171),
+    (3, 5, -740),
+    (3, 6, 151),
+    (3, 7, -163),
+    (3, 8, 44),
+    (3, 9, 562),
+    (4, 4, 810),
+    (4, 5, -347),
+    (4, 6, -231),
+    (4, 7, -581),
+    (4, 8, -101),
+    (4, 9, 148),
+    (5, 5, 978),
+    (5, 6, -889),
+    (5, 7, 978),
+    (5, 8, -1162),
+    (5, 9, -215),
+    (6, 6, 17),
+    (6, 7, -272),
+    (6, 8, -397),
+    (6, 9, 201),
+    (7, 7, 438),
+    (7, 8, 70),
+    (7, 9, 88),
+    (8, 8, 141),
+    (8, 9, -215),
+    (9, 9, -680),
 ];
 
 /// `TEMPO` plus `THREAT_PAIR_FITTED` summed per mask, as a table indexed
