@@ -18,9 +18,9 @@
 use std::fmt::Write as _;
 
 use super::weights::{
-    pattern_pair, Class, CLASSES, MASK_PAIRS, OPP_CLASS_BONUS, OPP_PATTERN_PAIR, OPP_PATTERN_VALUE,
-    OWN_CLASS_BONUS, OWN_PATTERN_PAIR, OWN_PATTERN_VALUE, PAIRS, PAIR_PATTERNS, TEMPO,
-    THREAT_PAIR_FITTED,
+    holds_pair, pattern_pairs, Class, CLASSES, MASK_PAIRS, OPP_CLASS_BONUS, OPP_PATTERN_PAIR,
+    OPP_PATTERN_VALUE, OWN_CLASS_BONUS, OWN_PATTERN_PAIR, OWN_PATTERN_VALUE, PAIRS, PAIR_PATTERNS,
+    TEMPO, THREAT_PAIR_FITTED,
 };
 use super::{nibble_pattern, threat_mask, Evaluator};
 use crate::arena::cli::{num, parse_rule};
@@ -44,11 +44,10 @@ const PATTERN_PAIR_WEIGHTS: usize = PAIR_PATTERNS * PAIR_PATTERNS;
 
 /// The index of bit pair `(i, j)`, `i <= j`, in `MASK_PAIRS`.
 pub fn pair_index(i: usize, j: usize) -> usize {
-    let n = MASK_PAIRS.len();
-    let bits = 2 * super::weights::MASK_BITS;
-    debug_assert!(i <= j && j < bits && n == PAIRS);
-    // Row i starts after the rows 0..i, of bits - r entries each.
-    i * bits - i * (i.saturating_sub(1)) / 2 + (j - i)
+    MASK_PAIRS
+        .iter()
+        .position(|&p| p == (i, j))
+        .unwrap_or_else(|| panic!("({i}, {j}) is not a bit pair"))
 }
 
 /// The bit pairs a threat mask holds (both bits set), as `MASK_PAIRS`
@@ -57,7 +56,7 @@ pub fn pairs(mask: usize) -> impl Iterator<Item = usize> {
     MASK_PAIRS
         .iter()
         .enumerate()
-        .filter(move |(_, &(i, j))| mask >> i & 1 == 1 && mask >> j & 1 == 1)
+        .filter(move |(_, &(i, j))| holds_pair(mask, i, j))
         .map(|(k, _)| k)
 }
 
@@ -133,12 +132,8 @@ impl Model {
                 x[base + PATTERNS + c.class[ci] as usize] += v;
                 if self == Model::Masks {
                     let pp = PATTERN_PAIR_START + if own { 0 } else { PATTERN_PAIR_WEIGHTS };
-                    for i in 0..4 {
-                        for j in i + 1..4 {
-                            if let Some((a, b)) = pattern_pair(pats[i], pats[j]) {
-                                x[pp + a * PAIR_PATTERNS + b] += v;
-                            }
-                        }
+                    for (a, b) in pattern_pairs(pats) {
+                        x[pp + a * PAIR_PATTERNS + b] += v;
                     }
                 }
             }

@@ -130,6 +130,13 @@ pub fn pattern_pair(a: Pattern, b: Pattern) -> Option<(usize, usize)> {
         .then(|| (lo - PAIR_FIRST, hi - PAIR_FIRST))
 }
 
+/// The pattern pairs of a point with these four line patterns: one
+/// `[lower][higher]` index for every two of its lines whose patterns both
+/// count (what `point_values` adds and the tuner counts).
+pub fn pattern_pairs(pats: [Pattern; 4]) -> impl Iterator<Item = (usize, usize)> {
+    (0..4).flat_map(move |i| (i + 1..4).filter_map(move |j| pattern_pair(pats[i], pats[j])))
+}
+
 /// Values of a point for one colour, when that colour is to move and when
 /// it is not: its line patterns, its class bonus and its pattern pairs. A
 /// certainly forbidden point is worth nothing to Black.
@@ -139,15 +146,9 @@ pub fn point_values(pats: [Pattern; 4], class: Class) -> (i32, i32) {
         return (0, 0);
     }
     let sum = |pv: &[i32; 11], cb: &[i32; CLASSES], pp: &[[i32; PAIR_PATTERNS]; PAIR_PATTERNS]| {
-        let mut v = pats.iter().map(|&p| pv[p as usize]).sum::<i32>() + cb[class as usize];
-        for i in 0..4 {
-            for j in i + 1..4 {
-                if let Some((a, b)) = pattern_pair(pats[i], pats[j]) {
-                    v += pp[a][b];
-                }
-            }
-        }
-        v
+        pats.iter().map(|&p| pv[p as usize]).sum::<i32>()
+            + cb[class as usize]
+            + pattern_pairs(pats).map(|(a, b)| pp[a][b]).sum::<i32>()
     };
     (
         sum(&OWN_PATTERN_VALUE, &OWN_CLASS_BONUS, &OWN_PATTERN_PAIR),
@@ -178,6 +179,11 @@ pub const MASK_PAIRS: [(usize, usize); PAIRS] = {
     }
     t
 };
+
+/// Does threat mask `mask` hold bit pair `(i, j)`, i.e. both bits?
+pub const fn holds_pair(mask: usize, i: usize, j: usize) -> bool {
+    mask >> i & 1 == 1 && mask >> j & 1 == 1
+}
 
 /// Every position's value to the side to move for having the move, on top
 /// of its points and threats.
@@ -255,7 +261,7 @@ pub const THREAT_MASK_VALUE: [i32; MASKS] = {
         let mut k = 0;
         while k < THREAT_PAIR_FITTED.len() {
             let (i, j, v) = THREAT_PAIR_FITTED[k];
-            if m >> i & 1 == 1 && m >> j & 1 == 1 {
+            if holds_pair(m, i, j) {
                 t[m] += v;
             }
             k += 1;
