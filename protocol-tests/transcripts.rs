@@ -419,6 +419,30 @@ fn end_mid_search_exits_quickly() {
     assert!(dt < Duration::from_secs(1), "END took {dt:?}");
 }
 
+/// A script that pipes a whole session in one write, END included, still
+/// gets its answers: END stops the search but lets the session answer what
+/// came before it (START's table build on a cold process included) before
+/// the process exits. The old 25 ms grace printed nothing at all here.
+#[test]
+fn end_in_a_burst_answers_what_came_before() {
+    let mut e = Engine::spawn();
+    e.send_bytes(b"START 15\r\nINFO timeout_turn 60000\r\nTURN 7,7\r\nABOUT\r\nEND\r\n")
+        .unwrap();
+    let t0 = Instant::now();
+    let st = e.wait_exit(Duration::from_secs(5)).unwrap();
+    let dt = t0.elapsed();
+    eprintln!("burst with END answered and exited after {dt:?}");
+    assert!(st.success(), "exit status {st}");
+    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
+    let mv = e.answer(ANSWER_TIMEOUT).unwrap();
+    let (x, y) = parse_point(&mv).unwrap_or_else(|| panic!("not a move: {mv}"));
+    assert!(x < 15 && y < 15 && (x, y) != (7, 7), "bad move {mv}");
+    let about = e.answer(ANSWER_TIMEOUT).unwrap();
+    assert!(about.starts_with("name=\"Sente\""), "ABOUT gave {about}");
+    // The search was cut short, not run to its 60 s limit.
+    assert!(dt < Duration::from_secs(2), "END took {dt:?}");
+}
+
 /// YXSTOP during a long search makes the engine answer a legal move now.
 #[test]
 fn stop_answers_now() {

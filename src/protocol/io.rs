@@ -26,7 +26,12 @@ pub const MAX_LINE: usize = 64 * 1024;
 
 /// How long END waits for the worker to finish answering earlier commands
 /// (their searches are stopped first) before the process exits anyway.
-pub const END_GRACE: Duration = Duration::from_millis(25);
+/// Normally the worker is idle and END exits at once; in a burst such as
+/// `START 15`, `BEGIN`, `END` piped in one write, START builds the pattern
+/// and evaluation tables (about 0.2 s), and a script deserves its `OK` and
+/// its move. Managers kill a brain about half a second to a second after
+/// END, which costs nothing once the game is over.
+pub const END_GRACE: Duration = Duration::from_millis(800);
 
 /// What the reader thread hands on.
 #[derive(Debug, PartialEq, Eq)]
