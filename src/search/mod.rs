@@ -119,8 +119,10 @@ pub const DEFAULT_MEMORY: usize = 350 << 20;
 const RESERVED_MEMORY: usize = 40 << 20;
 /// Largest table we allocate, whatever the budget.
 const MAX_TT_BYTES: usize = 1 << 30;
-/// Aspiration window half-width.
+/// Aspiration window half-width, and the widening past which a failing
+/// iteration is searched with an open window.
 const ASPIRATION: Score = 60;
+const ASPIRATION_OPEN: Score = 4_000;
 
 /// Statistics of the last search (for bench and reports).
 #[derive(Clone, Copy, Debug, Default)]
@@ -653,15 +655,18 @@ fn aspiration(
     loop {
         let s = root_iteration(tree, rms, depth, alpha, beta, multipv)?;
         if s <= alpha && alpha > -INFINITE {
+            // A fail low also pulls beta down: the score is below the old
+            // window, so the re-search need not look above its middle.
+            beta = (alpha + beta) / 2;
             alpha = (s - delta).max(-INFINITE);
-            delta *= 4;
         } else if s >= beta && beta < INFINITE {
             beta = (s + delta).min(INFINITE);
-            delta *= 4;
         } else {
             return Some(s);
         }
-        if delta > 2_000 || is_mate_score(s) {
+        // Widen gently: an open window costs far more than a few re-searches.
+        delta += delta / 2;
+        if delta > ASPIRATION_OPEN || is_mate_score(s) {
             alpha = -INFINITE;
             beta = INFINITE;
         }
