@@ -654,23 +654,34 @@ fn aspiration(
     };
     loop {
         let s = root_iteration(tree, rms, depth, alpha, beta, multipv)?;
-        if s <= alpha && alpha > -INFINITE {
-            // A fail low also pulls beta down: the score is below the old
-            // window, so the re-search need not look above its middle.
-            beta = (alpha + beta) / 2;
-            alpha = (s - delta).max(-INFINITE);
-        } else if s >= beta && beta < INFINITE {
-            beta = (s + delta).min(INFINITE);
-        } else {
-            return Some(s);
-        }
-        // Widen gently: an open window costs far more than a few re-searches.
-        delta += delta / 2;
-        if delta > ASPIRATION_OPEN || is_mate_score(s) {
-            alpha = -INFINITE;
-            beta = INFINITE;
+        match widen(alpha, beta, s, delta) {
+            Some(w) => (alpha, beta, delta) = w,
+            None => return Some(s),
         }
     }
+}
+
+/// The next aspiration window after a pass over (alpha, beta) returned `s`
+/// with half-width `delta`: None when `s` lies inside (the iteration is
+/// done), else the new (alpha, beta, delta). A fail low also pulls beta
+/// down to the old window's middle (the score is below the old window, so
+/// the re-search need not look above it); the width grows 1.5× a fail and
+/// the window opens fully only past `ASPIRATION_OPEN` or on a mate score:
+/// an open-window pass costs far more than a few narrow re-searches.
+fn widen(alpha: Score, beta: Score, s: Score, delta: Score) -> Option<(Score, Score, Score)> {
+    let (mut alpha, mut beta) = if s <= alpha && alpha > -INFINITE {
+        ((s - delta).max(-INFINITE), (alpha + beta) / 2)
+    } else if s >= beta && beta < INFINITE {
+        (alpha, (s + delta).min(INFINITE))
+    } else {
+        return None;
+    };
+    let delta = delta + delta / 2;
+    if delta > ASPIRATION_OPEN || is_mate_score(s) {
+        alpha = -INFINITE;
+        beta = INFINITE;
+    }
+    Some((alpha, beta, delta))
 }
 
 /// Threats at the root: our VCF, then our VCT, win at once; if the opponent

@@ -437,3 +437,43 @@ fn thread_count_fits_the_memory_budget() {
     s.set_threads(1_000);
     assert_eq!(s.threads(), MAX_THREADS);
 }
+
+#[test]
+fn aspiration_widens_gently_and_opens_only_when_far_off() {
+    // Inside the window: the iteration is done.
+    assert_eq!(widen(-60, 60, 10, ASPIRATION), None);
+    // A fail low moves alpha below the score and beta to the old middle.
+    let (a, b, d) = widen(940, 1060, 900, ASPIRATION).unwrap();
+    assert_eq!((a, b), (900 - ASPIRATION, 1000));
+    assert!(d > ASPIRATION && d < 2 * ASPIRATION, "grows 1.5x: {d}");
+    // A fail high keeps alpha and moves beta above the score.
+    let (a, b, _) = widen(940, 1060, 1200, ASPIRATION).unwrap();
+    assert_eq!((a, b), (940, 1200 + ASPIRATION));
+    // Repeated fails keep a finite window for several passes (the old 4x
+    // schedule opened it on the third), then open it.
+    let (mut a, mut b, mut d) = (-60, 60, ASPIRATION);
+    let mut s = 0;
+    let mut narrow = 0;
+    loop {
+        s -= 100;
+        if a <= s {
+            s = a - 1;
+        }
+        (a, b, d) = widen(a, b, s, d).unwrap();
+        if a == -INFINITE && b == INFINITE {
+            break;
+        }
+        assert!(a < s && b > s, "the score is inside the new window");
+        narrow += 1;
+        assert!(narrow < 20, "opens at last");
+    }
+    assert!(
+        narrow >= 5,
+        "{narrow} narrow re-searches before the open window"
+    );
+    // A mate score opens the window at once.
+    assert_eq!(
+        widen(-60, 60, -MATE + 10, ASPIRATION),
+        Some((-INFINITE, INFINITE, 90))
+    );
+}
