@@ -23,7 +23,7 @@ const LMR_MIN_DEPTH: i32 = 3;
 
 /// Late-move reduction of the `i`-th move (0-based) at `depth`: grows with
 /// the logarithms of both, 1 at depth 3 / move 3, 3 at depth 8 / move 20.
-fn lmr_reduction(depth: i32, i: usize) -> i32 {
+pub fn lmr_reduction(depth: i32, i: usize) -> i32 {
     let d = (depth.max(1) as f32).ln();
     let m = ((i + 1) as f32).ln();
     (0.4 + d * m / 2.2) as i32
@@ -147,7 +147,9 @@ impl<'a, 'b> Tree<'a, 'b> {
 
     /// Search one root move (already chosen by the caller) to `depth`
     /// within (alpha, beta); returns the score from the root's point of view
-    /// and leaves that move's PV in `root_pv()`.
+    /// and leaves that move's PV in `root_pv()`. A null-window search may be
+    /// `reduction` plies shallower; a move that beats alpha there is
+    /// searched again at full depth.
     pub fn search_root_move(
         &mut self,
         m: Pos,
@@ -155,13 +157,18 @@ impl<'a, 'b> Tree<'a, 'b> {
         alpha: Score,
         beta: Score,
         full: bool,
+        reduction: i32,
     ) -> Score {
         self.pos.make(m);
         let mut score;
         if full {
             score = -self.pvs(depth - 1, -beta, -alpha, 1);
         } else {
-            score = -self.pvs(depth - 1, -alpha - 1, -alpha, 1);
+            let r = reduction.min(depth - 2).max(0);
+            score = -self.pvs(depth - 1 - r, -alpha - 1, -alpha, 1);
+            if r > 0 && score > alpha && !self.aborted {
+                score = -self.pvs(depth - 1, -alpha - 1, -alpha, 1);
+            }
             if score > alpha && score < beta && !self.aborted {
                 score = -self.pvs(depth - 1, -beta, -alpha, 1);
             }

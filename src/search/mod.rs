@@ -123,6 +123,10 @@ const MAX_TT_BYTES: usize = 1 << 30;
 /// iteration is searched with an open window.
 const ASPIRATION: Score = 60;
 const ASPIRATION_OPEN: Score = 4_000;
+/// Root moves searched at full depth before late quiet ones are reduced,
+/// and the first depth at which they are.
+const ROOT_LMR_FULL_MOVES: usize = 4;
+const ROOT_LMR_MIN_DEPTH: i32 = 4;
 
 /// Statistics of the last search (for bench and reports).
 #[derive(Clone, Copy, Debug, Default)]
@@ -771,7 +775,18 @@ fn root_iteration(
     for (i, rm) in rms.iter_mut().enumerate() {
         let full = i == 0 || multipv > 1;
         let window_alpha = if multipv > 1 { alpha } else { a };
-        let s = tree.search_root_move(rm.mv, depth, window_alpha, beta, full);
+        // Late quiet root moves are reduced as inside the tree, one ply
+        // less (the root is a PV node); a fail high is searched again.
+        let r = if !full
+            && depth >= ROOT_LMR_MIN_DEPTH
+            && i >= ROOT_LMR_FULL_MOVES
+            && !ordering::is_tactical(&tree.pos, rm.mv)
+        {
+            alphabeta::lmr_reduction(depth, i)
+        } else {
+            0
+        };
+        let s = tree.search_root_move(rm.mv, depth, window_alpha, beta, full, r);
         if tree.aborted {
             return None;
         }
