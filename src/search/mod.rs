@@ -758,6 +758,18 @@ fn root_threats(
     None
 }
 
+/// Plies taken off the null-window search of the `i`-th root move (0-based)
+/// at `depth`: late quiet moves are reduced as a PV node's are in the tree
+/// (a move that beats alpha anyway is searched again at full depth); the
+/// first `ROOT_LMR_FULL_MOVES`, tactical moves and shallow iterations never.
+fn root_reduction(depth: i32, i: usize, tactical: bool) -> i32 {
+    if tactical || depth < ROOT_LMR_MIN_DEPTH || i < ROOT_LMR_FULL_MOVES {
+        0
+    } else {
+        alphabeta::lmr_reduction(depth, i)
+    }
+}
+
 /// One pass over the root moves at `depth` within (alpha, beta). Returns the
 /// best score, or None when the search was stopped. Leaves the root moves
 /// sorted best first; with `multipv` > 1 every move gets an exact score.
@@ -775,16 +787,10 @@ fn root_iteration(
     for (i, rm) in rms.iter_mut().enumerate() {
         let full = i == 0 || multipv > 1;
         let window_alpha = if multipv > 1 { alpha } else { a };
-        // Late quiet root moves are reduced as inside the tree, one ply
-        // less (the root is a PV node); a fail high is searched again.
-        let r = if !full
-            && depth >= ROOT_LMR_MIN_DEPTH
-            && i >= ROOT_LMR_FULL_MOVES
-            && !ordering::is_tactical(&tree.pos, rm.mv)
-        {
-            alphabeta::lmr_reduction(depth, i)
-        } else {
+        let r = if full {
             0
+        } else {
+            root_reduction(depth, i, ordering::is_tactical(&tree.pos, rm.mv))
         };
         let s = tree.search_root_move(rm.mv, depth, window_alpha, beta, full, r);
         if tree.aborted {

@@ -477,3 +477,17 @@ fn aspiration_widens_gently_and_opens_only_when_far_off() {
         Some((-INFINITE, INFINITE, 90))
     );
 }
+
+#[test]
+fn only_late_quiet_root_moves_of_deep_iterations_are_reduced() {
+    let (d, late) = (ROOT_LMR_MIN_DEPTH + 4, ROOT_LMR_FULL_MOVES + 6);
+    assert!(root_reduction(d, late, false) >= 1, "a late quiet move");
+    assert_eq!(root_reduction(d, late, true), 0, "a tactical move");
+    assert_eq!(root_reduction(d, ROOT_LMR_FULL_MOVES - 1, false), 0);
+    assert_eq!(root_reduction(ROOT_LMR_MIN_DEPTH - 1, late, false), 0);
+    // Later moves and deeper iterations are reduced at least as much.
+    assert!(root_reduction(d + 6, late + 20, false) > root_reduction(d, late, false));
+    for i in 0..60 {
+        assert!(root_reduction(d, i + 1, false) >= root_reduction(d, i, false));
+    }
+}
