@@ -160,21 +160,37 @@ impl<'a, 'b> Tree<'a, 'b> {
         reduction: i32,
     ) -> Score {
         self.pos.make(m);
-        let mut score;
-        if full {
-            score = -self.pvs(depth - 1, -beta, -alpha, 1);
+        let score = if full {
+            -self.pvs(depth - 1, -beta, -alpha, 1)
         } else {
-            let r = reduction.min(depth - 2).max(0);
-            score = -self.pvs(depth - 1 - r, -alpha - 1, -alpha, 1);
-            if r > 0 && score > alpha && !self.aborted {
-                score = -self.pvs(depth - 1, -alpha - 1, -alpha, 1);
-            }
-            if score > alpha && score < beta && !self.aborted {
-                score = -self.pvs(depth - 1, -beta, -alpha, 1);
-            }
-        }
+            self.search_late(depth - 1, reduction, alpha, beta, 1)
+        };
         self.pos.unmake();
         self.set_pv(0, m);
+        score
+    }
+
+    /// A move after the first, already made, searched for its parent (whose
+    /// window is (alpha, beta)) to `depth`: a null window `reduction` plies
+    /// shallower (at most to depth 1), at full depth again if it beats alpha
+    /// there, and with the full window if it lands inside. Returns the
+    /// parent's score; `ply` is the child's.
+    fn search_late(
+        &mut self,
+        depth: i32,
+        reduction: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        let r = reduction.min(depth - 1).max(0);
+        let mut score = -self.pvs(depth - r, -alpha - 1, -alpha, ply);
+        if r > 0 && score > alpha && !self.aborted {
+            score = -self.pvs(depth, -alpha - 1, -alpha, ply);
+        }
+        if score > alpha && score < beta && !self.aborted {
+            score = -self.pvs(depth, -beta, -alpha, ply);
+        }
         score
     }
 
@@ -363,23 +379,15 @@ impl<'a, 'b> Tree<'a, 'b> {
             }
             self.pos.make(m);
             let new_depth = if extend { depth } else { depth - 1 };
-            let mut score;
-            if i == 0 {
-                score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
+            let score = if i == 0 {
+                -self.pvs(new_depth, -beta, -alpha, ply + 1)
             } else {
                 let mut r = 0;
                 if quiet && !killer && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
                     r = lmr_reduction(depth, i) + !pv_node as i32;
-                    r = r.min(new_depth - 1).max(0);
                 }
-                score = -self.pvs(new_depth - r, -alpha - 1, -alpha, ply + 1);
-                if r > 0 && score > alpha && !self.aborted {
-                    score = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1);
-                }
-                if score > alpha && score < beta && !self.aborted {
-                    score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
-                }
-            }
+                self.search_late(new_depth, r, alpha, beta, ply + 1)
+            };
             self.pos.unmake();
             if self.aborted {
                 self.move_bufs[ply] = moves;

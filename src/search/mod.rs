@@ -787,11 +787,8 @@ fn root_iteration(
     for (i, rm) in rms.iter_mut().enumerate() {
         let full = i == 0 || multipv > 1;
         let window_alpha = if multipv > 1 { alpha } else { a };
-        let r = if full {
-            0
-        } else {
-            root_reduction(depth, i, ordering::is_tactical(&tree.pos, rm.mv))
-        };
+        // (`search_root_move` reduces only null-window searches.)
+        let r = root_reduction(depth, i, ordering::is_tactical(&tree.pos, rm.mv));
         let s = tree.search_root_move(rm.mv, depth, window_alpha, beta, full, r);
         if tree.aborted {
             return None;
