@@ -584,6 +584,7 @@ impl Searcher {
                     log::warn!("could not start search helper {}: {e}", i + 1);
                 }
             }
+            let mut iter_start = tree.elapsed_ms();
             for depth in 1..=max_depth {
                 let score = aspiration(&mut tree, &mut rms, depth, best_score, multipv);
                 let Some(score) = score else { break };
@@ -602,7 +603,9 @@ impl Searcher {
                 };
                 on_info(&info);
                 let elapsed = tree.elapsed_ms();
-                if plan.instant || plan.stop_iterating(elapsed) {
+                let last_iter = elapsed.saturating_sub(iter_start);
+                iter_start = elapsed;
+                if plan.instant || plan.stop_iterating(elapsed, last_iter) {
                     break;
                 }
                 // A proven result needs no deeper look (the PV reaches it).
