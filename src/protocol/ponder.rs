@@ -110,9 +110,9 @@ struct Progress {
     /// The last completed iteration of the search after the predicted reply
     /// (elapsed counts from that search's start).
     last: Option<SearchInfo>,
-    /// Set on a hit: the move's clock start and soft limit; stop after the
-    /// first iteration that ends past it on that clock.
-    soft: Option<(Instant, u64)>,
+    /// Set on a hit: the move's clock start and time plan; stop after the
+    /// first iteration after which the plan says to stop iterating.
+    soft: Option<(Instant, TimePlan)>,
     /// The search has ended (by itself or stopped).
     finished: bool,
 }
@@ -215,8 +215,13 @@ impl Ponder {
                         info.nodes,
                         info.elapsed.as_millis()
                     );
-                    if let Some((turn_start, soft_ms)) = g.soft {
-                        if turn_start.elapsed().as_millis() as u64 >= soft_ms {
+                    if let Some((turn_start, plan)) = g.soft {
+                        let last_iter = g
+                            .last
+                            .as_ref()
+                            .map_or(info.elapsed, |l| info.elapsed.saturating_sub(l.elapsed));
+                        let elapsed = turn_start.elapsed().as_millis() as u64;
+                        if plan.stop_iterating(elapsed, last_iter.as_millis() as u64) {
                             thread_stop.store(true, Ordering::Relaxed);
                         }
                     }
@@ -308,7 +313,8 @@ impl Ponder {
     /// A hit: let the search go on under this move's `plan`, whose clock
     /// starts at `turn_start` (when the move arrived), and return the
     /// searcher and the result. As in a normal search, the first iteration
-    /// that ends past the soft limit stops it, and the hard limit or
+    /// after which the plan says to stop iterating (past the soft limit, or
+    /// no time left for another as long) stops it, and the hard limit or
     /// `turn_stop` (YXSTOP) stops it at once; the head start from pondering
     /// makes it deeper. It answers at once when the ponder search has ended
     /// by itself (proven result, depth or node limit), or when it has
@@ -328,7 +334,7 @@ impl Ponder {
             if plan.instant || enough {
                 self.stop.store(true, Ordering::Relaxed);
             } else if !plan.unlimited {
-                g.soft = Some((turn_start, plan.soft_ms));
+                g.soft = Some((turn_start, plan));
             }
             (g.last.as_ref().map_or(0, |i| i.depth), ponder_ms)
         };

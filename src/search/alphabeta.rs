@@ -78,6 +78,10 @@ pub struct Tree<'a, 'b> {
     move_bufs: Vec<Vec<Pos>>,
     score_bufs: Vec<Vec<(Pos, i32)>>,
     scratch: Vec<Pos>,
+    /// In the root iteration under way: the last root move after the first
+    /// of a pass that beat every move before it (its score and PV), so a
+    /// stopped iteration can still play it.
+    pub root_beater: Option<(Pos, Score, Vec<Pos>)>,
 }
 
 impl<'a, 'b> Tree<'a, 'b> {
@@ -109,6 +113,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             move_bufs: vec![Vec::new(); MAX_PLY + 1],
             score_bufs: vec![Vec::new(); MAX_PLY + 1],
             scratch: Vec::new(),
+            root_beater: None,
         }
     }
 

@@ -584,9 +584,18 @@ impl Searcher {
                     log::warn!("could not start search helper {}: {e}", i + 1);
                 }
             }
+            let mut iter_start = tree.elapsed_ms();
             for depth in 1..=max_depth {
+                tree.root_beater = None;
                 let score = aspiration(&mut tree, &mut rms, depth, best_score, multipv);
-                let Some(score) = score else { break };
+                let Some(score) = score else {
+                    // Stopped: a move that already beat the first one
+                    // searched at this depth is played instead.
+                    if let Some(b) = tree.root_beater.take() {
+                        best_score = adopt_beater(&mut completed, b).unwrap_or(best_score);
+                    }
+                    break;
+                };
                 done_depth = depth;
                 best_score = score;
                 completed = rms.clone();
@@ -602,7 +611,9 @@ impl Searcher {
                 };
                 on_info(&info);
                 let elapsed = tree.elapsed_ms();
-                if plan.instant || plan.stop_iterating(elapsed) {
+                let last_iter = elapsed.saturating_sub(iter_start);
+                iter_start = elapsed;
+                if plan.instant || plan.stop_iterating(elapsed, last_iter) {
                     break;
                 }
                 // A proven result needs no deeper look (the PV reaches it).
@@ -639,6 +650,19 @@ impl Searcher {
             ranked,
         }
     }
+}
+
+/// A stopped iteration's root move `beater` (move, score, PV) that beat
+/// the first move searched: put it first in the last completed iteration's
+/// list, the moves before it shifted down one. Returns its score, or None
+/// (nothing changed) if it is not a root move there.
+fn adopt_beater(completed: &mut [RootMove], beater: (Pos, Score, Vec<Pos>)) -> Option<Score> {
+    let (mv, score, pv) = beater;
+    let k = completed.iter().position(|r| r.mv == mv)?;
+    completed[..=k].rotate_right(1);
+    completed[0].score = score;
+    completed[0].pv = pv;
+    Some(score)
 }
 
 /// One iteration at `depth` with an aspiration window around the previous
@@ -803,6 +827,9 @@ fn root_iteration(
         }
         if s > a {
             a = s;
+            if i > 0 && multipv == 1 {
+                tree.root_beater = Some((rm.mv, s, rm.pv.clone()));
+            }
             if s >= beta && multipv == 1 {
                 break;
             }

@@ -491,3 +491,76 @@ fn only_late_quiet_root_moves_of_deep_iterations_are_reduced() {
         assert!(root_reduction(d, i + 1, false) >= root_reduction(d, i, false));
     }
 }
+
+#[test]
+fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
+    // What a root pass records: White (O) to move must block Black's closed
+    // four;
+    // searched after a quiet move that loses at once, the block beats it
+    // and is remembered.
+    let text = WIN_IN_ONE
+        .replace(". . . . O O O O . . .", ". . . . O O O . . . .")
+        .replace(". . . X X X X . . .", ". . O X X X X . . .");
+    let mut board = Board::from_ascii(&text, rules_of(Rule::Freestyle)).unwrap();
+    assert_eq!(board.to_move(), Color::White);
+    let block = board.pos(7, 6).unwrap();
+    let quiet = board.pos(0, 0).unwrap();
+    let tt = Tt::new(1 << 16);
+    let mut ord = ordering::Ordering::default();
+    let mut threat = ThreatSolver::new();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let plan = time::plan(
+        &Limits {
+            max_depth: Some(2),
+            ..Limits::default()
+        },
+        200,
+    );
+    let mut tree = Tree::new(
+        Position::new(&mut board),
+        &tt,
+        &mut ord,
+        &mut threat,
+        TreeLimits {
+            stop: &stop,
+            plan,
+            start: std::time::Instant::now(),
+            max_nodes: u64::MAX,
+            leaf_vcf_nodes: 0,
+        },
+    );
+    let mut rms = RootMove::list(vec![quiet, block]);
+    root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1).unwrap();
+    let (mv, score, pv) = tree
+        .root_beater
+        .clone()
+        .expect("the block beat the first move");
+    assert_eq!(mv, block);
+    assert!(!is_mate_score(score), "{score}");
+    assert_eq!(pv.first(), Some(&block));
+    // Searched first, the block is beaten by nothing: no beater.
+    tree.root_beater = None;
+    let mut rms = RootMove::list(vec![block, quiet]);
+    root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1).unwrap();
+    assert!(tree.root_beater.is_none());
+
+    // What the stopped search plays: the beater first, the others shifted.
+    let a = Pos(1);
+    let b = Pos(2);
+    let c = Pos(3);
+    let mut completed = RootMove::list(vec![a, b, c]);
+    assert_eq!(adopt_beater(&mut completed, (c, 77, vec![c, a])), Some(77));
+    let order: Vec<Pos> = completed.iter().map(|r| r.mv).collect();
+    assert_eq!(order, vec![c, a, b]);
+    assert_eq!(
+        (completed[0].score, completed[0].pv.clone()),
+        (77, vec![c, a])
+    );
+    // A move that is not a root move changes nothing.
+    assert_eq!(
+        adopt_beater(&mut completed, (Pos(9), 5, vec![Pos(9)])),
+        None
+    );
+    let order: Vec<Pos> = completed.iter().map(|r| r.mv).collect();
+    assert_eq!(order, vec![c, a, b]);
+}

@@ -4,6 +4,12 @@
 //! pure functions of the limits and elapsed time, so they are tested without
 //! sleeping; the searcher reads the clock.
 //!
+//! Within the soft limit a new iteration is started only if it could end
+//! before the hard limit, i.e. if one more iteration as long as the last one
+//! still fits. Time a turn limit alone gives is not saved for later moves,
+//! so with only a turn limit the soft limit is the hard one: iterating goes
+//! on while the next iteration can still complete.
+//!
 //! Safety: the turn limit is cut by max(40 ms, 10 %), the game clock by
 //! max(50 ms, 5 %) and never more than a third of what is left is spent on one
 //! move, because managers measure from when they sent the command and the
@@ -61,9 +67,9 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
     if let Some(turn) = limits.turn_ms {
         let h = turn.saturating_sub(turn_margin(turn)).max(1);
         hard = Some(h);
-        // Alone, the turn limit is ours to use; stop iterating at half of it
-        // because the next iteration usually takes longer than all before it.
-        soft = Some(h / 2);
+        // Unused turn time is lost: iterate while the next iteration can
+        // still end in time (see `stop_iterating`).
+        soft = Some(h);
     }
     let match_limited = limits.match_ms.map(|m| m > 0).unwrap_or(false);
     let left = match limits.time_left_ms {
@@ -109,9 +115,14 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
 }
 
 impl TimePlan {
-    /// After a completed iteration: is it time to answer?
-    pub fn stop_iterating(&self, elapsed_ms: u64) -> bool {
-        !self.unlimited && elapsed_ms >= self.soft_ms
+    /// After a completed iteration that took `last_iter_ms`: is it time to
+    /// answer? Yes past the soft limit, or when even an iteration no longer
+    /// than the last one (the next usually takes longer) would pass the hard
+    /// limit and be thrown away.
+    pub fn stop_iterating(&self, elapsed_ms: u64, last_iter_ms: u64) -> bool {
+        !self.unlimited
+            && (elapsed_ms >= self.soft_ms
+                || elapsed_ms.saturating_add(last_iter_ms) >= self.hard_ms)
     }
 
     /// During the search: must we abort now?
@@ -143,7 +154,7 @@ mod tests {
             if turn >= 100 {
                 assert!(p.hard_ms >= turn / 2, "uses most of the turn: {p:?}");
             }
-            assert!(!p.stop_iterating(0));
+            assert!(!p.stop_iterating(0, 0));
             assert!(p.out_of_time(p.hard_ms));
             assert!(!p.out_of_time(p.hard_ms - 1));
         }
@@ -153,7 +164,7 @@ mod tests {
     fn zero_turn_answers_at_once() {
         let p = plan(&limits(Some(0), Some(100_000), Some(50_000)), 200);
         assert!(p.instant);
-        assert!(p.stop_iterating(0));
+        assert!(p.stop_iterating(0, 0));
     }
 
     #[test]
@@ -187,6 +198,22 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_limit_alone_is_used_while_another_iteration_fits() {
+        let p = plan(&limits(Some(500), None, None), 200);
+        assert_eq!((p.soft_ms, p.hard_ms), (450, 450));
+        // 200 ms used, the last iteration took 100: one more fits.
+        assert!(!p.stop_iterating(200, 100));
+        // 300 ms used, the last took 160: even as long again it would not end.
+        assert!(p.stop_iterating(300, 160));
+        assert!(p.stop_iterating(450, 0));
+        // With a game clock the soft limit stays below the hard one.
+        let q = plan(&limits(Some(5_000), Some(180_000), Some(180_000)), 200);
+        assert!(q.soft_ms < q.hard_ms, "{q:?}");
+        assert!(q.stop_iterating(q.soft_ms, 0));
+        assert!(!q.stop_iterating(q.soft_ms - 1, 0));
+    }
+
+    #[test]
     fn match_time_without_time_left_is_used() {
         let p = plan(&limits(None, Some(60_000), None), 200);
         assert!(!p.unlimited);
@@ -198,7 +225,11 @@ mod tests {
         let mut l = limits(None, None, None);
         l.max_depth = Some(4);
         let p = plan(&l, 200);
-        assert!(p.unlimited && !p.stop_iterating(u64::MAX - 1) && !p.out_of_time(u64::MAX));
+        assert!(
+            p.unlimited
+                && !p.stop_iterating(u64::MAX - 1, u64::MAX - 1)
+                && !p.out_of_time(u64::MAX)
+        );
         let p = plan(&limits(None, None, None), 200);
         assert!(!p.unlimited && p.hard_ms < DEFAULT_TURN_MS);
     }
