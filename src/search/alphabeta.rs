@@ -439,6 +439,38 @@ impl<'a, 'b> Tree<'a, 'b> {
 }
 
 #[cfg(test)]
+impl<'a, 'b> Tree<'a, 'b> {
+    /// A tree on `board` with no time, node or depth limit (for tests).
+    pub(crate) fn unlimited(
+        board: &'b mut crate::game::board::Board,
+        tt: &'a Tt,
+        ord: &'a mut Ordering,
+        threat: &'a mut ThreatSolver,
+        stop: &'a AtomicBool,
+    ) -> Self {
+        let plan = TimePlan {
+            soft_ms: u64::MAX,
+            hard_ms: u64::MAX,
+            instant: false,
+            unlimited: true,
+        };
+        Tree::new(
+            Position::new(board),
+            tt,
+            ord,
+            threat,
+            TreeLimits {
+                stop,
+                plan,
+                start: Instant::now(),
+                max_nodes: u64::MAX,
+                leaf_vcf_nodes: 0,
+            },
+        )
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::board::Board;
@@ -457,25 +489,7 @@ mod tests {
         let mut ord = Ordering::default();
         let mut threat = ThreatSolver::new();
         let stop = AtomicBool::new(false);
-        let plan = TimePlan {
-            soft_ms: u64::MAX,
-            hard_ms: u64::MAX,
-            instant: false,
-            unlimited: true,
-        };
-        let mut tree = Tree::new(
-            Position::new(&mut board),
-            &tt,
-            &mut ord,
-            &mut threat,
-            TreeLimits {
-                stop: &stop,
-                plan,
-                start: Instant::now(),
-                max_nodes: u64::MAX,
-                leaf_vcf_nodes: 0,
-            },
-        );
+        let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
         let ev = tree.pos.ev.evaluate(tree.pos.stm());
         let beta = ev - above;
         let alpha = if pv { beta - 100 } else { beta - 1 };

@@ -509,26 +509,7 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     let mut ord = ordering::Ordering::default();
     let mut threat = ThreatSolver::new();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let plan = time::plan(
-        &Limits {
-            max_depth: Some(2),
-            ..Limits::default()
-        },
-        200,
-    );
-    let mut tree = Tree::new(
-        Position::new(&mut board),
-        &tt,
-        &mut ord,
-        &mut threat,
-        TreeLimits {
-            stop: &stop,
-            plan,
-            start: std::time::Instant::now(),
-            max_nodes: u64::MAX,
-            leaf_vcf_nodes: 0,
-        },
-    );
+    let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
     let mut rms = RootMove::list(vec![quiet, block]);
     root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1).unwrap();
     let (mv, score, pv) = tree
