@@ -112,7 +112,7 @@ struct Progress {
     last: Option<SearchInfo>,
     /// Set on a hit: the move's clock start and time plan; stop after the
     /// first iteration after which the plan says to stop iterating.
-    soft: Option<(Instant, TimePlan)>,
+    hit_plan: Option<(Instant, TimePlan)>,
     /// The search has ended (by itself or stopped).
     finished: bool,
 }
@@ -215,7 +215,7 @@ impl Ponder {
                         info.nodes,
                         info.elapsed.as_millis()
                     );
-                    if let Some((turn_start, plan)) = g.soft {
+                    if let Some((turn_start, plan)) = g.hit_plan {
                         let last_iter = g
                             .last
                             .as_ref()
@@ -334,7 +334,7 @@ impl Ponder {
             if plan.instant || enough {
                 self.stop.store(true, Ordering::Relaxed);
             } else if !plan.unlimited {
-                g.soft = Some((turn_start, plan));
+                g.hit_plan = Some((turn_start, plan));
             }
             (g.last.as_ref().map_or(0, |i| i.depth), ponder_ms)
         };

@@ -495,9 +495,8 @@ fn only_late_quiet_root_moves_of_deep_iterations_are_reduced() {
 #[test]
 fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     // What a root pass records: White (O) to move must block Black's closed
-    // four;
-    // searched after a quiet move that loses at once, the block beats it
-    // and is remembered.
+    // four; searched after a quiet move that loses at once, the block beats
+    // it and is remembered.
     let text = WIN_IN_ONE
         .replace(". . . . O O O O . . .", ". . . . O O O . . . .")
         .replace(". . . X X X X . . .", ". . O X X X X . . .");
