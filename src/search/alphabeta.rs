@@ -448,12 +448,6 @@ impl<'a, 'b> Tree<'a, 'b> {
         threat: &'a mut ThreatSolver,
         stop: &'a AtomicBool,
     ) -> Self {
-        let plan = TimePlan {
-            soft_ms: u64::MAX,
-            hard_ms: u64::MAX,
-            instant: false,
-            unlimited: true,
-        };
         Tree::new(
             Position::new(board),
             tt,
@@ -461,7 +455,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             threat,
             TreeLimits {
                 stop,
-                plan,
+                plan: TimePlan::UNLIMITED,
                 start: Instant::now(),
                 max_nodes: u64::MAX,
                 leaf_vcf_nodes: 0,

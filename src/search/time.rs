@@ -95,12 +95,7 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
         },
         _ => {
             if limits.max_depth.is_some() || limits.max_nodes.is_some() {
-                TimePlan {
-                    soft_ms: u64::MAX,
-                    hard_ms: u64::MAX,
-                    instant: false,
-                    unlimited: true,
-                }
+                TimePlan::UNLIMITED
             } else {
                 let h = DEFAULT_TURN_MS - turn_margin(DEFAULT_TURN_MS);
                 TimePlan {
@@ -115,6 +110,15 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
 }
 
 impl TimePlan {
+    /// No clock at all: only a depth or node limit, or a stop command,
+    /// ends the search.
+    pub const UNLIMITED: TimePlan = TimePlan {
+        soft_ms: u64::MAX,
+        hard_ms: u64::MAX,
+        instant: false,
+        unlimited: true,
+    };
+
     /// After a completed iteration that took `last_iter_ms`: is it time to
     /// answer? Yes past the soft limit, or when even an iteration no longer
     /// than the last one (the next usually takes longer) would pass the hard
