@@ -627,7 +627,8 @@ impl Searcher {
         let seldepth = tree.seldepth;
         let (tt_probes, tt_hits) = (tree.tt_probes, tree.tt_hits);
         drop(tree);
-        let best = completed[0].clone();
+        let mut best = completed[0].clone();
+        complete_pv(&self.tt, board, &mut best.pv);
         let ranked = completed
             .iter()
             .take(multipv)
@@ -650,6 +651,30 @@ impl Searcher {
             ranked,
         }
     }
+}
+
+/// A PV of our move alone (a stopped iteration's move whose refutation
+/// search was cut short, a fail-high that was never searched with a full
+/// window) gets the table's best reply to it, so that the reply can still
+/// be shown and pondered on. Needs `board` at the root; leaves it there.
+fn complete_pv(tt: &Tt, board: &mut Board, pv: &mut Vec<Pos>) {
+    let [m] = pv[..] else { return };
+    if !board.in_board(m) || !board.is_empty(m) {
+        return;
+    }
+    board.play(m);
+    if let Some(hit) = tt.probe(board.hash(), 1) {
+        let r = hit.mv;
+        let forbidden = || {
+            board.rules().rule == crate::types::Rule::Renju
+                && board.to_move() == crate::types::Color::Black
+                && crate::game::rules::is_forbidden(board, r)
+        };
+        if board.in_board(r) && board.is_empty(r) && !forbidden() {
+            pv.push(r);
+        }
+    }
+    board.unmake();
 }
 
 /// A stopped iteration's root move `beater` (move, score, PV) that beat

@@ -544,3 +544,30 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     let order: Vec<Pos> = completed.iter().map(|r| r.mv).collect();
     assert_eq!(order, vec![c, a, b]);
 }
+
+#[test]
+fn a_lone_move_pv_gets_the_tables_reply() {
+    let mut b = Board::square(15, rules_of(Rule::Freestyle)).unwrap();
+    b.play(b.pos(7, 7).unwrap());
+    let before = b.hash();
+    let (m, reply) = (b.pos(7, 6).unwrap(), b.pos(8, 6).unwrap());
+    let tt = Tt::new(1 << 16);
+    let mut pv = vec![m];
+    complete_pv(&tt, &mut b, &mut pv);
+    assert_eq!(pv, vec![m], "no entry: nothing to add");
+    b.play(m);
+    tt.store(b.hash(), 1, 3, 0, Bound::Exact, reply);
+    b.unmake();
+    complete_pv(&tt, &mut b, &mut pv);
+    assert_eq!(pv, vec![m, reply]);
+    assert_eq!(b.hash(), before, "board left at the root");
+    // A longer PV is left alone, and so is a stored reply on an occupied cell.
+    complete_pv(&tt, &mut b, &mut pv);
+    assert_eq!(pv.len(), 2);
+    b.play(m);
+    tt.store(b.hash(), 1, 3, 0, Bound::Exact, b.pos(7, 7).unwrap());
+    b.unmake();
+    let mut lone = vec![m];
+    complete_pv(&tt, &mut b, &mut lone);
+    assert_eq!(lone, vec![m]);
+}
