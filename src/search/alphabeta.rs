@@ -40,7 +40,7 @@ fn lmp_limit(depth: i32) -> usize {
 /// Reverse futility pruning: a non-PV node this close to the horizon whose
 /// static score beats beta by this much per remaining ply, with nothing of
 /// the opponent's to answer, fails high without searching.
-const RFP_MAX_DEPTH: i32 = 3;
+const RFP_MAX_DEPTH: i32 = 4;
 const RFP_MARGIN: Score = 120;
 
 /// What bounds one tree search.
