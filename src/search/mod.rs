@@ -547,6 +547,9 @@ impl Searcher {
             .unwrap_or(Pos::NONE);
         let mut rms = RootMove::list(tree.order_root(&moves, hash_move));
         let mut done_depth = 0;
+        // The PV of the last info reported, to report the final choice too
+        // when it differs (a stopped iteration's move, a completed PV).
+        let mut shown_pv: Vec<Pos> = Vec::new();
         let mut best_score = 0;
         let mut completed: Vec<RootMove> = rms.clone();
         let max_depth = max_depth.min(empty as i32);
@@ -610,6 +613,7 @@ impl Searcher {
                     pv: best.pv.clone(),
                 };
                 on_info(&info);
+                shown_pv = info.pv.clone();
                 let elapsed = tree.elapsed_ms();
                 let last_iter = elapsed.saturating_sub(iter_start);
                 iter_start = elapsed;
@@ -629,6 +633,15 @@ impl Searcher {
         drop(tree);
         let mut best = completed[0].clone();
         complete_pv(&self.tt, board, &mut best.pv);
+        if done_depth > 0 && best.pv != shown_pv {
+            on_info(&SearchInfo {
+                depth: done_depth as u32,
+                score: best_score,
+                nodes,
+                elapsed: limits.start.elapsed(),
+                pv: best.pv.clone(),
+            });
+        }
         let ranked = completed
             .iter()
             .take(multipv)
