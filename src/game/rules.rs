@@ -81,6 +81,16 @@ fn quick(board: &Board, p: Pos) -> Quick {
     }
 }
 
+/// Is `p` a move the side to move may play: on the board, empty and, for
+/// Black under renju, not forbidden?
+pub fn is_legal(board: &Board, p: Pos) -> bool {
+    board.in_board(p)
+        && board.cell(p) == EMPTY
+        && !(board.rules().rule == Rule::Renju
+            && board.to_move() == Color::Black
+            && is_forbidden(board, p))
+}
+
 /// Is the empty point `p` forbidden to Black (renju only)? Under any other
 /// rule, or for an occupied point, the answer is false.
 pub fn is_forbidden(board: &Board, p: Pos) -> bool {

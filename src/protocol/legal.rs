@@ -2,19 +2,11 @@
 //! be on the board, empty and, for Black under renju, not forbidden. Also a
 //! search-free fallback move and the "is the game already over" test.
 
-use crate::game::board::EMPTY;
-use crate::game::rules::{is_forbidden, is_win, winner_at};
+use crate::game::rules::{is_win, winner_at};
 use crate::game::{Board, Pos};
-use crate::types::{Color, Rule};
+use crate::types::Color;
 
-/// Is `p` a move the side to move may play?
-pub fn is_legal(board: &Board, p: Pos) -> bool {
-    board.in_board(p)
-        && board.cell(p) == EMPTY
-        && !(board.rules().rule == Rule::Renju
-            && board.to_move() == Color::Black
-            && is_forbidden(board, p))
-}
+pub use crate::game::rules::is_legal;
 
 /// A five on the board that ends the game (never in a continuous game).
 pub fn finished(board: &Board) -> Option<(Color, Pos)> {
@@ -52,6 +44,7 @@ pub fn fallback_move(board: &Board) -> Option<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::rules::is_forbidden;
     use crate::types::RuleSet;
 
     #[test]

@@ -677,14 +677,8 @@ fn complete_pv(tt: &Tt, board: &mut Board, pv: &mut Vec<Pos>) {
     }
     board.play(m);
     if let Some(hit) = tt.probe(board.hash(), 1) {
-        let r = hit.mv;
-        let forbidden = || {
-            board.rules().rule == crate::types::Rule::Renju
-                && board.to_move() == crate::types::Color::Black
-                && crate::game::rules::is_forbidden(board, r)
-        };
-        if board.in_board(r) && board.is_empty(r) && !forbidden() {
-            pv.push(r);
+        if crate::game::rules::is_legal(board, hit.mv) {
+            pv.push(hit.mv);
         }
     }
     board.unmake();
