@@ -113,13 +113,31 @@ impl Tt {
     pub fn new(bytes: usize) -> Tt {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // All-zero words: in release builds this compiles to a zeroed
-        // allocation, so the pages are mapped only when the search touches
-        // them (measured: 11.5 MB resident after START with a 492 MB table).
+        // allocation (cheap: the pages are mapped at the first touch, which
+        // `prefault` then does for all of them).
         let mut buckets = Vec::with_capacity(n);
         buckets.resize_with(n, Bucket::default);
-        Tt {
+        let tt = Tt {
             buckets,
             generation: 0,
+        };
+        tt.prefault();
+        tt
+    }
+
+    /// Write one word of every page of a new (all-zero) table, so that the
+    /// operating system maps the pages now (the table is built on START and
+    /// INFO max_memory, off the move clock) rather than one page fault at a
+    /// time inside the first searches: with a fresh 155 MB table the first
+    /// 500 ms search ran about a third slower. The word is written with 0,
+    /// the value it has; `black_box` keeps the compiler from dropping a
+    /// store it could prove redundant (a read alone would map the shared
+    /// zero page and fault again at the first real write).
+    fn prefault(&self) {
+        const PAGE: usize = 4096;
+        let step = (PAGE / std::mem::size_of::<Bucket>()).max(1);
+        for b in self.buckets.iter().step_by(step) {
+            std::hint::black_box(&b[0]).store(0, Relaxed);
         }
     }
 
