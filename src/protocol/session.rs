@@ -464,7 +464,24 @@ impl Session {
                 pv: vec![p],
                 depth: 0,
             }),
-            None => Err("no legal move left".into()),
+            // Empty cells but no legal one: under renju every cell left is
+            // forbidden to Black. Any answer loses, but a move ends the game
+            // at once by the rules, where silence would be a time forfeit.
+            None => match board.empty_cells().next() {
+                Some(p) => {
+                    let (x, y) = board.xy(p);
+                    out(Response::Message(format!(
+                        "no legal move: every empty cell is forbidden to Black; playing {x},{y}"
+                    )));
+                    Ok(Chosen {
+                        mv: p,
+                        score: 0,
+                        pv: vec![p],
+                        depth: 0,
+                    })
+                }
+                None => Err("no legal move left".into()),
+            },
         }
     }
 
@@ -902,6 +919,64 @@ mod tests {
         list.iter()
             .map(|&(x, y, field)| BoardStone { x, y, field })
             .collect()
+    }
+
+    /// Game 7 of the 0.7.6 renju strength run against Rapfi (Sente Black), in
+    /// move order: 224 stones, only 4,3 empty.
+    const RENJU_FULL_BUT_ONE: &str = "7,7 7,6 5,10 8,6 8,5 9,6 6,6 8,8 9,8 10,6 11,6 9,7 11,5 10,8 11,9 11,7 9,5 7,5 6,4 8,9 \
+         8,10 10,5 10,7 11,4 12,3 12,5 10,3 7,10 7,8 6,5 6,9 4,11 6,10 12,6 13,5 6,11 5,12 5,11 \
+         7,11 12,8 12,7 4,12 11,3 9,3 13,3 14,3 13,4 13,2 10,9 13,9 14,10 11,8 10,2 9,1 5,9 4,8 4,9 \
+         3,9 2,11 5,7 13,7 13,6 2,10 3,10 3,8 7,4 6,12 5,13 5,4 2,7 8,3 4,10 1,7 4,5 5,5 4,6 8,12 \
+         9,13 4,4 3,3 11,10 12,11 9,12 7,12 3,5 2,6 2,5 3,6 1,6 1,8 0,9 2,9 0,7 10,11 11,11 11,12 \
+         9,10 10,13 14,9 11,13 8,13 14,8 13,8 5,3 7,2 2,3 6,3 9,0 6,7 6,8 9,4 13,10 9,14 1,2 8,14 \
+         8,11 11,2 12,1 10,1 14,5 8,2 9,2 14,6 12,4 6,1 5,0 8,4 8,1 6,2 6,0 5,2 4,2 3,4 2,4 5,1 7,3 \
+         1,3 4,13 4,14 12,10 12,12 7,0 8,0 1,5 0,6 0,8 3,13 13,13 12,13 9,11 10,14 7,14 2,12 0,4 \
+         3,7 10,4 3,0 2,14 10,0 14,2 12,14 11,14 14,1 2,1 0,10 1,11 2,0 1,10 3,2 0,1 13,12 1,12 1,9 \
+         0,3 0,2 1,13 1,14 4,1 8,7 13,1 3,11 0,12 14,7 14,4 12,0 4,0 0,14 6,13 1,1 4,7 2,2 14,12 \
+         1,4 13,0 7,1 0,0 2,8 1,0 0,5 11,0 12,9 3,12 3,1 13,11 12,2 2,13 5,8 14,0 10,10 10,12 5,6 \
+         0,11 0,13 5,14 7,13 11,1 9,9 3,14 14,13 6,14 14,14 13,14 7,9 14,11";
+
+    /// A renju game (the arena's record, Sente Black) filled but for 4,3,
+    /// which is forbidden to Black: the answer is that cell, announced.
+    #[test]
+    fn black_without_a_legal_move_plays_the_forbidden_cell() {
+        const MOVES: &str = RENJU_FULL_BUT_ONE;
+        let mut s = small();
+        run(&mut s, "START 15");
+        run(&mut s, "INFO rule 4");
+        run(&mut s, "INFO timeout_turn 200");
+        let list: Vec<(i64, i64, Field)> = MOVES
+            .split_whitespace()
+            .enumerate()
+            .map(|(i, m)| {
+                let (x, y) = m.split_once(',').unwrap();
+                let f = if i % 2 == 0 {
+                    Field::Own
+                } else {
+                    Field::Opponent
+                };
+                (x.parse().unwrap(), y.parse().unwrap(), f)
+            })
+            .collect();
+        assert_eq!(list.len(), 224);
+        assert_eq!(s.settings.rules.rule, crate::types::Rule::Renju);
+        let all: Vec<String> = s
+            .handle_vec(Command::Board {
+                analysis: false,
+                stones: stones(&list),
+            })
+            .into_iter()
+            .map(|r| r.to_string())
+            .collect();
+        let b = s.board().unwrap();
+        let p = b.pos(4, 3).unwrap();
+        assert!(b.is_full(), "the last cell was played: {all:?}");
+        assert_eq!(all.last().map(String::as_str), Some("4,3"), "{all:?}");
+        assert!(
+            all.iter().any(|l| l.starts_with("MESSAGE no legal move")),
+            "{all:?}"
+        );
+        assert!(!b.is_empty(p));
     }
 
     #[test]
