@@ -940,12 +940,11 @@ mod tests {
     /// which is forbidden to Black: the answer is that cell, announced.
     #[test]
     fn black_without_a_legal_move_plays_the_forbidden_cell() {
-        const MOVES: &str = RENJU_FULL_BUT_ONE;
         let mut s = small();
         run(&mut s, "START 15");
         run(&mut s, "INFO rule 4");
         run(&mut s, "INFO timeout_turn 200");
-        let list: Vec<(i64, i64, Field)> = MOVES
+        let list: Vec<(i64, i64, Field)> = RENJU_FULL_BUT_ONE
             .split_whitespace()
             .enumerate()
             .map(|(i, m)| {
