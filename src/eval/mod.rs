@@ -4,8 +4,9 @@
 //! line patterns a stone there would make (`game::pattern` tables), the
 //! point's threat `Class` and its value. After a stone is placed or removed
 //! only the cell itself and the cells within distance 5 on its four lines
-//! can change, and only in the direction of that line: `update` refreshes
-//! exactly those (at most 41 cells, one direction each). Running totals of
+//! (4 under freestyle) can change, and only in the direction of that line:
+//! `update` looks those up (at most 41 cells, one direction each) and
+//! recomputes a cell's class and value only where a pattern changed. Running totals of
 //! the values and per-class counters give the score and "does the opponent
 //! threaten a five / an open four" in O(1). The score is the side to move's
 //! point values minus the opponent's, plus a fitted value for the
@@ -108,6 +109,11 @@ pub struct Evaluator {
     /// Combination tables per colour (renju Black has its own).
     combo: [&'static [u64]; 2],
     dirs: [isize; 4],
+    /// How far along a line a stone can change another cell's pattern: 5,
+    /// or 4 under freestyle, whose table ignores the cells at distance 5
+    /// (a run through the cell wins at five or more; test
+    /// `freestyle_patterns_ignore_the_outer_cells`).
+    reach: isize,
     cells: Vec<CellEval>,
     /// Sums of `val` and of `oval` per colour.
     total: [i32; 2],
@@ -143,6 +149,7 @@ impl Evaluator {
             table: table(rule),
             combo: [black, &c.t[0]],
             dirs: board.dirs(),
+            reach: if rule == Rule::Freestyle { 4 } else { 5 },
             cells: vec![CellEval::default(); n],
             total: [0; 2],
             ototal: [0; 2],
@@ -177,9 +184,9 @@ impl Evaluator {
         self.refresh_around(board, p, true);
     }
 
-    /// Refresh `p` and the empty cells within five of it on its four lines
-    /// (each in that line's direction only); with `save`, log each cell on
-    /// the undo stack before it changes.
+    /// Refresh `p` and the empty cells within `reach` of it on its four
+    /// lines (each in that line's direction only); with `save`, log each
+    /// cell on the undo stack before it changes.
     #[inline(always)]
     fn refresh_around(&mut self, board: &Board, p: Pos, save: bool) {
         if save {
@@ -188,16 +195,44 @@ impl Evaluator {
         self.refresh(board, p, 0b1111);
         for d in 0..4 {
             let off = self.dirs[d];
-            for k in 1..=5isize {
+            for k in 1..=self.reach {
                 for q in [p.offset(k * off), p.offset(-k * off)] {
                     if board.cell(q) == EMPTY {
-                        if save {
-                            self.undo.push((q.idx() as u32, self.cells[q.idx()]));
-                        }
-                        self.refresh(board, q, 1 << d);
+                        self.refresh_line(board, q, d, save);
                     }
                 }
             }
+        }
+    }
+
+    /// Refresh direction `d` of the empty cell `q`, and its class and value
+    /// only if that line's pattern changed for either colour (most cells a
+    /// stone sees from afar keep theirs); `save` as in `refresh_around`.
+    #[inline(always)]
+    fn refresh_line(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
+        let key = board.line_key(q, d);
+        let shift = 4 * d;
+        let c = &self.cells[q.idx()];
+        let same = [Color::Black, Color::White]
+            .iter()
+            .all(|&color| (c.code[color.index()] >> shift) & 15 == self.nibble(key, color));
+        if same && c.live {
+            return;
+        }
+        if save {
+            self.undo.push((q.idx() as u32, self.cells[q.idx()]));
+        }
+        self.refresh(board, q, 1 << d);
+    }
+
+    /// The line nibble of `key` for `color`.
+    #[inline(always)]
+    fn nibble(&self, key: u32, color: Color) -> u16 {
+        let pat = self.table.get(key, color);
+        if pat == Pattern::Flex4 && self.table.double_four(key, color) {
+            DOUBLE_FOUR_CODE
+        } else {
+            pat as u16
         }
     }
 
@@ -238,13 +273,7 @@ impl Evaluator {
             let mut code = c.code[ci];
             for d in 0..4 {
                 if mask & (1 << d) != 0 {
-                    let key = board.line_key(p, d);
-                    let pat = self.table.get(key, color);
-                    let nib = if pat == Pattern::Flex4 && self.table.double_four(key, color) {
-                        DOUBLE_FOUR_CODE
-                    } else {
-                        pat as u16
-                    };
+                    let nib = self.nibble(board.line_key(p, d), color);
                     code = (code & !(15 << (4 * d))) | (nib << (4 * d));
                 }
             }

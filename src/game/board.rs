@@ -407,17 +407,40 @@ impl Board {
         }
     }
 
+    /// Count a stone placed on (`delta` 1) or taken from (-1) `p` in the
+    /// near counts of the 5×5 square around it, and update the candidate
+    /// list where a count crossed zero. Each row of five counts is updated
+    /// as one word: no count exceeds 25 and a stone is only taken where it
+    /// was counted, so no byte carries or borrows into the next.
     #[inline]
     fn add_near(&mut self, p: Pos, delta: i8) {
+        const ONES5: u64 = 0x01_0101_0101;
+        const ONES8: u64 = 0x0101_0101_0101_0101;
+        const HIGH8: u64 = 0x8080_8080_8080_8080;
+        const REST: u64 = !0xff_ffff_ffff;
         let s = self.stride as isize;
         let i = p.idx() as isize;
         for dy in -2..=2isize {
-            for dx in -2..=2isize {
-                let j = (i + dy * s + dx) as usize;
-                let n = self.near[j].wrapping_add_signed(delta);
-                self.near[j] = n;
-                // Membership only changes where the count crossed zero, or
-                // at `p` itself (its emptiness just changed).
+            // The row's five cells and three beyond them (padding keeps
+            // all eight inside the array).
+            let j0 = (i + dy * s - 2) as usize;
+            let word: [u8; 8] = self.near[j0..j0 + 8].try_into().expect("eight bytes");
+            let old = u64::from_le_bytes(word);
+            let new = if delta > 0 { old + ONES5 } else { old - ONES5 };
+            self.near[j0..j0 + 8].copy_from_slice(&new.to_le_bytes());
+            // Zero bytes of x are the counts that crossed (now 1 after a
+            // placement, 0 after a removal). The zero-byte test flags every
+            // one of them, sometimes a neighbour too: each flag is checked.
+            let x = (new ^ if delta > 0 { ONES5 } else { 0 }) | REST;
+            let mut flags = x.wrapping_sub(ONES8) & !x & HIGH8;
+            if dy == 0 {
+                // `p` itself: its emptiness just changed.
+                flags |= 0x80 << 16;
+            }
+            while flags != 0 {
+                let b = flags.trailing_zeros() as usize / 8;
+                flags &= flags - 1;
+                let (j, n) = (j0 + b, (new >> (8 * b)) as u8);
                 let crossed = if delta > 0 { n == 1 } else { n == 0 };
                 if !crossed && j != p.idx() {
                     continue;

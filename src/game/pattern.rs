@@ -426,6 +426,28 @@ mod tests {
     use crate::types::RuleSet;
     use std::time::Instant;
 
+    /// The evaluator refreshes only the cells within distance 4 of a new
+    /// stone under freestyle: checked here for every key and colour. The
+    /// other rules do read the outer cells (exactly five, caro's blocked
+    /// ends), so they keep distance 5.
+    #[test]
+    fn freestyle_patterns_ignore_the_outer_cells() {
+        let outer = 3 | (3 << 18);
+        let depends = |rule: Rule| {
+            let t = table(rule);
+            (0..KEYS as u32).any(|key| {
+                [Color::Black, Color::White].into_iter().any(|c| {
+                    let b = |k: u32| t.bytes[k as usize * 2 + c.index()];
+                    b(key) != b(key & !outer)
+                })
+            })
+        };
+        assert!(!depends(Rule::Freestyle));
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro] {
+            assert!(depends(rule), "{rule:?}");
+        }
+    }
+
     /// Key of a drawn line: 11 characters, the centre (index 5) must be `*`.
     /// `.` empty, `X` black, `O` white, `#` wall.
     fn key_of(s: &str) -> u32 {

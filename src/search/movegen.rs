@@ -97,11 +97,20 @@ impl<'a> Position<'a> {
 
     /// The first near cell of class `class` for `color` (board order).
     pub fn find_class(&self, color: Color, class: Class) -> Option<Pos> {
+        self.first_near(|p| self.ev.class(p, color) == class)
+    }
+
+    /// The first (in board order) near cell that satisfies `pred`. Every
+    /// four, open-four or five point is near: it shares a five-cell window
+    /// with three stones of its colour, one of them within distance 2.
+    #[inline]
+    pub fn first_near(&self, pred: impl Fn(Pos) -> bool) -> Option<Pos> {
         self.board
-            .cells()
+            .candidates()
             .iter()
             .copied()
-            .find(|&p| self.board.cell(p) == EMPTY && self.ev.class(p, color) == class)
+            .filter(|&p| pred(p))
+            .min()
     }
 
     /// A cell where `color` makes a five.
@@ -120,11 +129,7 @@ impl<'a> Position<'a> {
         if self.ev.open_fours(stm) == 0 || self.ev.fours(opp) > 0 || self.ev.fives(opp) > 0 {
             return None;
         }
-        self.board.cells().iter().copied().find(|&p| {
-            self.board.cell(p) == EMPTY
-                && self.ev.class(p, stm) == Class::Flex4
-                && self.legal_for(p, stm)
-        })
+        self.first_near(|p| self.ev.class(p, stm) == Class::Flex4 && self.legal_for(p, stm))
     }
 }
 
@@ -193,9 +198,10 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
     let dirs = pos.board.dirs();
     cand.clear();
     let mut real = false;
-    for i in 0..pos.board.cells().len() {
-        let q = pos.board.cells()[i];
-        if pos.board.cell(q) != EMPTY || pos.ev.class(q, opp) != Class::Flex4 {
+    // Open-four and four points are near cells (see `first_near`).
+    for i in 0..pos.board.candidates().len() {
+        let q = pos.board.candidates()[i];
+        if pos.ev.class(q, opp) != Class::Flex4 {
             continue;
         }
         if !pos.legal_for(q, opp) {
@@ -222,12 +228,8 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
         return false;
     }
     // Our own fours are always worth a look: the opponent must answer them.
-    for &p in pos.board.cells() {
-        if pos.board.cell(p) == EMPTY
-            && pos.ev.class(p, stm).is_four_or_more()
-            && pos.legal_for(p, stm)
-            && !out.contains(&p)
-        {
+    for &p in pos.board.candidates() {
+        if pos.ev.class(p, stm).is_four_or_more() && pos.legal_for(p, stm) && !out.contains(&p) {
             out.push(p);
         }
     }
@@ -411,5 +413,48 @@ mod tests {
         assert_eq!(g, Gen::Moves { forced: false });
         assert!(!out.is_empty());
         assert!(!out.contains(&forb));
+    }
+    /// `first_near` and `defend_open_three` look for four and open-four
+    /// points among the near cells only: every point where either colour
+    /// makes a four or more must be one, under every rule, with neutral
+    /// stones too. The same walks check `find_class` against a scan of the
+    /// whole board.
+    #[test]
+    fn every_four_point_is_a_near_cell() {
+        use crate::game::zobrist::SplitMix64;
+        let mut rng = SplitMix64::new(31);
+        let mut fours = 0;
+        for rule in Rule::ALL {
+            for continuous in [false, true] {
+                let rules = RuleSet { rule, continuous };
+                let mut b = Board::square(15, rules).unwrap();
+                for i in 0..150 {
+                    let empties: Vec<Pos> = b.empty_cells().collect();
+                    let p = empties[rng.below(empties.len() as u64) as usize];
+                    if continuous && i % 7 == 6 {
+                        b.make_neutral(p);
+                    } else {
+                        b.play(p);
+                    }
+                    let pos = Position::new(&mut b);
+                    for color in [Color::Black, Color::White] {
+                        for q in pos.board.empty_cells() {
+                            if pos.ev.class(q, color).is_four_or_more() {
+                                fours += 1;
+                                assert!(pos.board.near_count(q) > 0);
+                            }
+                        }
+                        for class in [Class::Five, Class::Flex4, Class::Block4] {
+                            let scan = pos
+                                .board
+                                .empty_cells()
+                                .find(|&q| pos.ev.class(q, color) == class);
+                            assert_eq!(pos.find_class(color, class), scan);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fours > 1000, "{fours}");
     }
 }
