@@ -43,6 +43,11 @@ fn lmp_limit(depth: i32) -> usize {
 const RFP_MAX_DEPTH: i32 = 4;
 const RFP_MARGIN: Score = 120;
 
+/// Four quiescence (see `Tree::quiesce`): fours in a row at most, and how
+/// far below alpha the static score may be for fours to be tried.
+const Q_FOURS: u32 = 2;
+const Q_DELTA: Score = 300;
+
 /// What bounds one tree search.
 pub struct TreeLimits<'a> {
     pub stop: &'a AtomicBool,
@@ -73,6 +78,8 @@ pub struct Tree<'a, 'b> {
     pub threat: &'a mut ThreatSolver,
     pub leaf_vcf_nodes: u64,
     pub vcf_nodes: u64,
+    /// Fours made by `quiesce` in the line being searched.
+    q_fours: u32,
     pv: Vec<[Pos; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     move_bufs: Vec<Vec<Pos>>,
@@ -108,6 +115,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             threat,
             leaf_vcf_nodes: limits.leaf_vcf_nodes,
             vcf_nodes: 0,
+            q_fours: 0,
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             move_bufs: vec![Vec::new(); MAX_PLY + 1],
@@ -257,7 +265,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 // An open three of the opponent must be answered: search the
                 // answers one ply (as a four is) rather than guess.
                 if self.pos.ev.open_fours(opp) == 0 {
-                    return self.pos.ev.evaluate(stm);
+                    return self.quiesce(alpha, beta, ply);
                 }
             }
             depth = 1;
@@ -428,6 +436,61 @@ impl<'a, 'b> Tree<'a, 'b> {
         self.move_bufs[ply] = moves;
         self.score_bufs[ply] = scored;
         best
+    }
+
+    /// The horizon of a side with nothing of the opponent's to answer: the
+    /// static score, unless it is below beta but within `Q_DELTA` of alpha
+    /// and the side can make a four: then each four is tried (the
+    /// opponent's forced block is searched as any such reply is, and so
+    /// are its counter-fours), at most `Q_FOURS` fours deep in a line.
+    fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        let stm = self.pos.stm();
+        let stand = self.pos.ev.evaluate(stm);
+        if stand >= beta
+            || self.q_fours >= Q_FOURS
+            || self.pos.ev.fours(stm) == 0
+            || stand + Q_DELTA <= alpha
+        {
+            return stand;
+        }
+        let mut fours = std::mem::take(&mut self.move_bufs[ply]);
+        fours.clear();
+        for &p in self.pos.board.candidates() {
+            let class = self.pos.ev.class(p, stm);
+            if class.is_four_or_more() && self.pos.legal_for(p, stm) {
+                fours.push(p);
+            }
+        }
+        // Strongest first (four-three, double four), then board order.
+        fours.sort_unstable_by_key(|&p| (std::cmp::Reverse(self.pos.ev.class(p, stm)), p));
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for &m in fours.iter() {
+            self.pos.make(m);
+            self.q_fours += 1;
+            let score = -self.pvs(0, -beta, -alpha, ply + 1);
+            self.q_fours -= 1;
+            self.pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_bufs[ply] = fours;
+        if self.aborted {
+            0
+        } else {
+            best
+        }
     }
 
     /// Order the root moves for the first iteration.
