@@ -591,4 +591,39 @@ mod tests {
         assert_ne!(threat, QUIET);
         assert!(probe(&threat, 2, 2 * RFP_MARGIN + 1, false).0 > 1);
     }
+    // Black (X) to move can play 7,7: a four along row 7 (blocked on the
+    // left) and an open three down column 7. White must block the four at
+    // 8,7, and Black then makes an open four: a win no static score sees.
+    const FOUR_THREE: &str = "
+        O . . . . . . . . . . . . . O
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . O X X X . . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        O . . . . . . . . . . . . . O";
+
+    #[test]
+    fn four_quiescence_finds_a_four_three_at_the_horizon() {
+        // A null window just above the static score: the fours are tried
+        // and the four-three wins.
+        let (nodes, score, ev) = probe(FOUR_THREE, 0, -1, false);
+        assert!(ev < MATE_BOUND);
+        assert!(score >= MATE_BOUND, "score {score}, static {ev}");
+        assert!(nodes > 1);
+        // Static score Q_DELTA or more below alpha: it stands, unsearched.
+        let (nodes, score, ev) = probe(FOUR_THREE, 0, -(Q_DELTA + 1), false);
+        assert_eq!((nodes, score), (1, ev));
+        // Without a four to make there is nothing to try.
+        let (nodes, score, ev) = probe(QUIET, 0, -1, false);
+        assert_eq!((nodes, score), (1, ev));
+    }
 }
