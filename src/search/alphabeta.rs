@@ -455,12 +455,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         }
         let mut fours = std::mem::take(&mut self.move_bufs[ply]);
         fours.clear();
-        for &p in self.pos.board.candidates() {
-            let class = self.pos.ev.class(p, stm);
-            if class.is_four_or_more() && self.pos.legal_for(p, stm) {
-                fours.push(p);
-            }
-        }
+        self.pos.push_fours(stm, &mut fours);
         // Strongest first (four-three, double four), then board order.
         fours.sort_unstable_by_key(|&p| (std::cmp::Reverse(self.pos.ev.class(p, stm)), p));
         let mut best = stand;

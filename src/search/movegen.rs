@@ -113,6 +113,18 @@ impl<'a> Position<'a> {
             .min()
     }
 
+    /// Append the near cells where `color` may play and makes a four or
+    /// more (in the candidate list's order; see `first_near`).
+    pub fn push_fours(&self, color: Color, out: &mut Vec<Pos>) {
+        out.extend(
+            self.board
+                .candidates()
+                .iter()
+                .copied()
+                .filter(|&p| self.ev.class(p, color).is_four_or_more() && self.legal_for(p, color)),
+        );
+    }
+
     /// A cell where `color` makes a five.
     pub fn find_five(&self, color: Color) -> Option<Pos> {
         if self.ev.fives(color) == 0 {
@@ -228,11 +240,8 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
         return false;
     }
     // Our own fours are always worth a look: the opponent must answer them.
-    for &p in pos.board.candidates() {
-        if pos.ev.class(p, stm).is_four_or_more() && pos.legal_for(p, stm) && !out.contains(&p) {
-            out.push(p);
-        }
-    }
+    // (`out` is still empty here: `generate` cleared it.)
+    pos.push_fours(stm, out);
     let fours = out.len();
     // The opponent's open-four points (the first entries of `cand` that
     // hold that class); our stone can only weaken its lines, so a move
