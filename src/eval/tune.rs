@@ -26,6 +26,7 @@ use super::{nibble_pattern, threat_mask, Evaluator};
 use crate::arena::cli::{num, parse_rule};
 use crate::game::board::Board;
 use crate::game::pattern::Pattern;
+use crate::search::{Limits, SearchRequest, Searcher};
 use crate::types::{Color, RuleSet};
 
 /// Number of weights per side: the line patterns, then the classes.
@@ -206,6 +207,33 @@ pub struct Sample {
     pub y: f64,
     /// Which game it came from (held-out split by game).
     pub game: usize,
+    /// The score of a fixed-depth search of the position, for the side to
+    /// move, when the records were labelled (`--search-depth`).
+    pub search: Option<f64>,
+}
+
+/// Search scores beyond this (mates, won threat lines) count as this.
+const LABEL_CLAMP: f64 = 4000.0;
+
+/// The score of a `depth`-ply search of `board` for the side to move,
+/// clamped to `LABEL_CLAMP` (a label for `--search-depth`).
+pub fn search_label(searcher: &mut Searcher, board: &mut Board, depth: u32) -> f64 {
+    let req = SearchRequest::new(Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    });
+    let r = searcher.search(board, &req, &mut |_| {});
+    (r.score as f64).clamp(-LABEL_CLAMP, LABEL_CLAMP)
+}
+
+/// Mix search labels into the targets: a labelled sample's target becomes
+/// `lambda · sigmoid(search / k) + (1 − lambda) · result`.
+pub fn mix_labels(samples: &mut [Sample], k: f64, lambda: f64) {
+    for s in samples.iter_mut() {
+        if let Some(v) = s.search {
+            s.y = lambda * sigmoid(v / k) + (1.0 - lambda) * s.y;
+        }
+    }
 }
 
 /// Replay the records in `text` (arena `games.txt` lines) under `rules` on
@@ -218,6 +246,7 @@ pub fn samples_from_records(
     size: usize,
     model: Model,
     first_game: usize,
+    mut label: Option<(&mut Searcher, u32)>,
 ) -> (Vec<Sample>, usize) {
     let mut out = Vec::new();
     let mut games = 0;
@@ -239,6 +268,10 @@ pub fn samples_from_records(
             return (out, games);
         };
         let mut ev = Evaluator::new(&board);
+        if let Some((searcher, _)) = label.as_mut() {
+            // Each game's labels depend on that game alone.
+            searcher.clear();
+        }
         let mut ok = true;
         let mut positions = Vec::new();
         for (i, mv) in f[7].split_whitespace().enumerate() {
@@ -261,10 +294,14 @@ pub fn samples_from_records(
                         Some(c) if c == stm => 1.0,
                         Some(_) => 0.0,
                     };
+                    let search = label
+                        .as_mut()
+                        .map(|(searcher, depth)| search_label(searcher, &mut board, *depth));
                     positions.push(Sample {
                         x: model.features(&ev, stm),
                         y,
                         game: first_game + games,
+                        search,
                     });
                 }
             }
@@ -273,6 +310,58 @@ pub fn samples_from_records(
             out.extend(positions);
             games += 1;
         }
+    }
+    (out, games)
+}
+
+/// `samples_from_records` with every position labelled by a
+/// `depth`-ply search, the records split among `threads` threads (each
+/// with its own searcher; games keep their numbers, so the held-out split
+/// is the same whatever the thread count).
+pub fn labelled_samples(
+    text: &str,
+    rules: RuleSet,
+    size: usize,
+    model: Model,
+    first_game: usize,
+    depth: u32,
+    threads: usize,
+) -> (Vec<Sample>, usize) {
+    let lines: Vec<&str> = text.lines().collect();
+    let per = lines.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<(Vec<Sample>, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = lines
+            .chunks(per)
+            .map(|chunk| {
+                let chunk = chunk.join("\n");
+                scope.spawn(move || {
+                    let mut searcher = Searcher::with_tt_bytes(16 << 20);
+                    // Games are numbered from 0 inside a chunk:
+                    // renumbered below, in order.
+                    samples_from_records(
+                        &chunk,
+                        rules,
+                        size,
+                        model,
+                        0,
+                        Some((&mut searcher, depth)),
+                    )
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut out = Vec::new();
+    let mut games = 0;
+    for (mut samples, g) in parts {
+        for s in samples.iter_mut() {
+            s.game += first_game + games;
+        }
+        out.extend(samples);
+        games += g;
     }
     (out, games)
 }
@@ -528,6 +617,9 @@ pub fn main_tune(args: &[String]) -> i32 {
     let mut model = Model::Masks;
     let mut make_openings: Option<usize> = None;
     let mut seed = 1u64;
+    let mut search_depth = 0u32;
+    let mut lambda = 0.5f64;
+    let mut threads = 1usize;
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -546,6 +638,11 @@ pub fn main_tune(args: &[String]) -> i32 {
                 .and_then(|v| num(a, &v))
                 .map(|n| make_openings = Some(n)),
             "--seed" => val().and_then(|v| num(a, &v)).map(|n| seed = n),
+            "--search-depth" => val().and_then(|v| num(a, &v)).map(|n| search_depth = n),
+            "--lambda" => val().and_then(|v| num(a, &v)).map(|n| lambda = n),
+            "--threads" => val()
+                .and_then(|v| num(a, &v))
+                .map(|n: usize| threads = n.max(1)),
             "--no-masks" => {
                 model = Model::Split;
                 Ok(())
@@ -573,7 +670,7 @@ pub fn main_tune(args: &[String]) -> i32 {
     }
     if files.is_empty() {
         eprintln!(
-            "usage: pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--no-masks | --tied] GAMES.txt... | --make-openings N [--seed S] [--size N]"
+            "usage: pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--no-masks | --tied] [--search-depth D [--lambda X] [--threads N]] GAMES.txt... | --make-openings N [--seed S] [--size N]"
         );
         return 2;
     }
@@ -582,7 +679,11 @@ pub fn main_tune(args: &[String]) -> i32 {
     for f in &files {
         match std::fs::read_to_string(f) {
             Ok(text) => {
-                let (s, g) = samples_from_records(&text, rules, size, model, games);
+                let (s, g) = if search_depth > 0 {
+                    labelled_samples(&text, rules, size, model, games, search_depth, threads)
+                } else {
+                    samples_from_records(&text, rules, size, model, games, None)
+                };
                 samples.extend(s);
                 games += g;
             }
@@ -607,6 +708,14 @@ pub fn main_tune(args: &[String]) -> i32 {
     let k = fit_k(&train, &w0);
     let free = tunable(&train, model, train.len() / 200);
     println!("K {k:.1}");
+    let (mut train, mut test) = (train, test);
+    if search_depth > 0 {
+        // K stays the one fitted to the results: the labels are scores on
+        // the same scale, turned into expected results with it.
+        mix_labels(&mut train, k, lambda);
+        mix_labels(&mut test, k, lambda);
+        println!("targets: {lambda} depth-{search_depth} search label, the rest the result");
+    }
     println!(
         "current: train mse {:.5}, held-out mse {:.5}",
         mse(&train, &w0, k),
@@ -688,7 +797,12 @@ mod tests {
             } else {
                 0.0
             };
-            samples.push(Sample { x, y, game: g });
+            samples.push(Sample {
+                x,
+                y,
+                game: g,
+                search: None,
+            });
         }
         let w0 = current_weights(false).to_vec();
         let free = tunable(&samples, Model::Tied, 10);
@@ -746,7 +860,12 @@ mod tests {
             let b = rng.below(3) as f64;
             let x = vec![(2u32, a), (3u32, b)];
             let p = sigmoid((a * 3.4 + b * 40.0 - 120.0) / 100.0);
-            samples.push(Sample { x, y: p, game: g });
+            samples.push(Sample {
+                x,
+                y: p,
+                game: g,
+                search: None,
+            });
         }
         let start: Vec<f64> = vec![0.0, 0.0, 3.4, 40.0];
         let free = vec![false, false, true, true];
@@ -787,17 +906,76 @@ mod tests {
         // Black wins on the row; positions alternate sides, so both labels
         // appear, and the final five is not quiet.
         let line = "1\tA\tB\t1-0\tfive\t1\t-\t7,7 0,0 8,7 0,1 9,7 0,2 10,7 0,4 11,7";
-        let (s, g) = samples_from_records(line, RuleSet::FREESTYLE, 15, Model::Tied, 0);
+        let (s, g) = samples_from_records(line, RuleSet::FREESTYLE, 15, Model::Tied, 0, None);
         assert_eq!(g, 1);
         assert!(!s.is_empty() && s.len() < 9);
         assert!(s.iter().any(|x| x.y == 1.0) && s.iter().any(|x| x.y == 0.0));
+        assert!(s.iter().all(|x| x.search.is_none()));
         let (s, g) = samples_from_records(
             &line.replace("five", "timeout"),
             RuleSet::FREESTYLE,
             15,
             Model::Tied,
             0,
+            None,
         );
         assert_eq!((s.len(), g), (0, 0));
+    }
+
+    #[test]
+    fn search_labels_do_not_depend_on_the_thread_count() {
+        let text = "1\tA\tB\t1-0\tfive\t1\t-\t7,7 0,0 8,7 0,1 9,7 0,2 10,7 0,4 11,7\n\
+                    2\tB\tA\t0-1\tfive\t2\t-\t7,7 7,8 8,8 6,7 9,9 10,10 8,6 9,7 6,8 5,9 8,7 8,9 8,5\n\
+                    3\tA\tB\t1-0\tfive\t3\t-\t7,7 6,6 8,8 9,9 6,8 8,6 7,6 7,8 5,9 4,10 6,7 6,9 5,7";
+        let one = labelled_samples(text, RuleSet::FREESTYLE, 15, Model::Tied, 10, 3, 1);
+        let three = labelled_samples(text, RuleSet::FREESTYLE, 15, Model::Tied, 10, 3, 3);
+        assert_eq!(one.1, 3);
+        assert_eq!(one.1, three.1);
+        let key = |v: &(Vec<Sample>, usize)| -> Vec<(usize, f64, Option<f64>)> {
+            v.0.iter().map(|s| (s.game, s.y, s.search)).collect()
+        };
+        assert_eq!(key(&one), key(&three));
+        assert!(one.0.iter().all(|s| s.search.is_some()));
+        let games: std::collections::BTreeSet<usize> = one.0.iter().map(|s| s.game).collect();
+        assert_eq!(games.into_iter().collect::<Vec<_>>(), vec![10, 11, 12]);
+        // A label is the search score of that position, for its side to move.
+        let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();
+        for (x, y) in [
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (0, 1),
+            (9, 7),
+            (0, 2),
+            (10, 7),
+            (0, 4),
+        ] {
+            let c = b.to_move();
+            b.try_make(x, y, c).unwrap();
+        }
+        let mut s = Searcher::with_tt_bytes(1 << 20);
+        // Black to move makes five on the row: a won score, clamped.
+        assert_eq!(search_label(&mut s, &mut b, 3), LABEL_CLAMP);
+    }
+
+    #[test]
+    fn labels_mix_into_the_targets() {
+        let mut v = vec![
+            Sample {
+                x: vec![],
+                y: 1.0,
+                game: 0,
+                search: Some(0.0),
+            },
+            Sample {
+                x: vec![],
+                y: 0.0,
+                game: 0,
+                search: None,
+            },
+        ];
+        mix_labels(&mut v, 400.0, 0.25);
+        assert!((v[0].y - (0.25 * 0.5 + 0.75)).abs() < 1e-12);
+        assert_eq!(v[1].y, 0.0);
     }
 }
