@@ -17,17 +17,67 @@ pub const CLASSES: usize = Class::ALL.len();
 
 /// Value of one line pattern at an empty point for the colour that could
 /// play there, when that colour is to move (indexed by `Pattern as usize`).
-pub const OWN_PATTERN_VALUE: [i32; 11] = [0, 0, 1, 1, 3, 1, 39, 177, 213, 3909, 5000];
+pub const OWN_PATTERN_VALUE: [i32; 11] = [
+    0,    // None
+    0,    // Overline
+    0,    // Block1
+    1,    // Flex1
+    2,    // Block2
+    0,    // Flex2
+    30,   // Block3
+    170,  // Flex3
+    176,  // Block4
+    3413, // Flex4
+    5000, // Five: never on a board the search scores (not fitted); above any four
+];
 
 /// Extra value of such a point for its combination class (indexed by
 /// `Class`), when its colour is to move.
-pub const OWN_CLASS_BONUS: [i32; CLASSES] = [0, 0, 6, 41, 24, 6, 496, 35, 1070, 0, 3923, 0];
+pub const OWN_CLASS_BONUS: [i32; CLASSES] = [
+    0,    // Forbidden
+    0,    // None
+    3,    // Two
+    9,    // DoubleTwo
+    14,   // Block3
+    1,    // Flex3
+    0,    // DoubleThree
+    1,    // Block4
+    1077, // FourThree
+    0,    // DoubleFour
+    3377, // Flex4
+    0,    // Five
+];
 
 /// The same two tables for the points of the side not to move: having the
 /// move makes one's own shapes worth more.
-pub const OPP_PATTERN_VALUE: [i32; 11] = [0, 0, 0, 0, 16, 2, 28, 141, 171, 811, 5000];
+pub const OPP_PATTERN_VALUE: [i32; 11] = [
+    0,    // None
+    0,    // Overline
+    0,    // Block1
+    0,    // Flex1
+    10,   // Block2
+    0,    // Flex2
+    19,   // Block3
+    135,  // Flex3
+    130,  // Block4
+    811,  // Flex4
+    5000, // Five: never on a board the search scores (not fitted); above any four
+];
 
-pub const OPP_CLASS_BONUS: [i32; CLASSES] = [0, 0, 0, 72, 32, 37, 436, 0, 1188, 636, 584, 0];
+pub const OPP_CLASS_BONUS: [i32; CLASSES] = [
+    0,    // Forbidden
+    0,    // None
+    0,    // Two
+    69,   // DoubleTwo
+    27,   // Block3
+    33,   // Flex3
+    36,   // DoubleThree
+    0,    // Block4
+    1235, // FourThree
+    1046, // DoubleFour
+    584,  // Flex4
+    0,    // Five
+];
 
 /// Move-ordering score of a point by its class for the side to move
 /// (attack) and for the opponent (defence: blocking its shape).
@@ -54,18 +104,18 @@ pub const PAIR_PATTERNS: usize = 6;
 /// patterns (a point with three open threes is not worth three times one),
 /// so they may be negative, and so may a point's value.
 pub const OWN_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] = [
-    [-6, 21, 10, 18, 74, -149],
-    [0, 27, 96, 254, 406, 2012],
-    [0, 0, 18, 251, 246, 4676],
-    [0, 0, 0, -636, -1021, 0],
+    [2, 18, 7, 27, 108, -902],
+    [0, 50, 109, 258, 400, 2463],
+    [0, 0, 67, 152, 144, 4692],
+    [0, 0, 0, 223, -1005, 0],
     [0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0],
 ];
 pub const OPP_PATTERN_PAIR: [[i32; PAIR_PATTERNS]; PAIR_PATTERNS] = [
-    [-14, -2, 5, -22, 114, 0],
-    [0, -2, 57, 88, 305, 0],
-    [0, 0, -5, 48, 304, 0],
-    [0, 0, 0, -517, -159, 0],
+    [-3, 1, 7, -33, 140, 0],
+    [0, 1, 69, 87, 291, 0],
+    [0, 0, 25, -16, 287, 0],
+    [0, 0, 0, -80, 102, 0],
     [0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0],
 ];
@@ -137,7 +187,7 @@ pub const fn holds_pair(mask: usize, i: usize, j: usize) -> bool {
 
 /// Every position's value to the side to move for having the move, on top
 /// of its points and threats.
-pub const TEMPO: i32 = 58;
+pub const TEMPO: i32 = 49;
 
 /// A threat mask's value is the sum of the values of the bit pairs it
 /// holds (both bits set): what each threat, and each two threats together,
@@ -146,60 +196,60 @@ pub const TEMPO: i32 = 58;
 /// `pbrain-sente tune`; pairs not listed are worth 0. Unlike one value per
 /// mask, this gives the rare masks a value too.
 pub const THREAT_PAIR_FITTED: [(usize, usize, i32); 54] = [
-    (0, 0, 1427),
-    (0, 1, 2182),
-    (0, 2, 1427),
-    (0, 3, -191),
-    (0, 4, -325),
-    (0, 6, 1960),
-    (0, 7, -1247),
-    (0, 8, 3414),
-    (0, 9, 204),
-    (1, 1, 1620),
-    (1, 2, 724),
-    (1, 3, 1502),
-    (1, 4, -935),
-    (1, 5, -1169),
-    (1, 6, -231),
-    (1, 7, -2377),
-    (1, 8, 63),
-    (1, 9, 626),
-    (2, 2, -693),
-    (2, 3, 254),
-    (2, 4, -25),
-    (2, 5, 567),
-    (2, 6, 531),
-    (2, 7, -39),
-    (2, 8, 228),
-    (2, 9, 437),
-    (3, 3, -503),
-    (3, 4, 45),
-    (3, 5, -727),
-    (3, 6, 131),
-    (3, 7, -134),
-    (3, 8, 47),
-    (3, 9, 466),
-    (4, 4, 454),
-    (4, 5, -558),
-    (4, 6, -280),
-    (4, 7, -371),
-    (4, 8, -52),
-    (4, 9, 203),
-    (5, 5, 767),
-    (5, 6, -944),
-    (5, 7, 767),
-    (5, 8, -587),
-    (5, 9, -361),
-    (6, 6, -74),
-    (6, 7, -120),
-    (6, 8, -495),
-    (6, 9, 368),
-    (7, 7, 541),
-    (7, 8, -50),
-    (7, 9, -49),
-    (8, 8, 307),
-    (8, 9, -364),
-    (9, 9, -650),
+    (0, 0, 493),
+    (0, 1, 3088),
+    (0, 2, 493),
+    (0, 3, 1580),
+    (0, 4, 2219),
+    (0, 6, 34),
+    (0, 7, -2187),
+    (0, 8, 4207),
+    (0, 9, -1103),
+    (1, 1, 1109),
+    (1, 2, 1130),
+    (1, 3, 407),
+    (1, 4, -523),
+    (1, 5, -1517),
+    (1, 6, -217),
+    (1, 7, -1998),
+    (1, 8, 533),
+    (1, 9, 268),
+    (2, 2, -435),
+    (2, 3, 250),
+    (2, 4, -29),
+    (2, 5, 918),
+    (2, 6, 609),
+    (2, 7, -51),
+    (2, 8, 185),
+    (2, 9, 252),
+    (3, 3, -406),
+    (3, 4, -171),
+    (3, 5, -740),
+    (3, 6, 151),
+    (3, 7, -163),
+    (3, 8, 44),
+    (3, 9, 562),
+    (4, 4, 810),
+    (4, 5, -347),
+    (4, 6, -231),
+    (4, 7, -581),
+    (4, 8, -101),
+    (4, 9, 148),
+    (5, 5, 978),
+    (5, 6, -889),
+    (5, 7, 978),
+    (5, 8, -1162),
+    (5, 9, -215),
+    (6, 6, 17),
+    (6, 7, -272),
+    (6, 8, -397),
+    (6, 9, 201),
+    (7, 7, 438),
+    (7, 8, 70),
+    (7, 9, 88),
+    (8, 8, 141),
+    (8, 9, -215),
+    (9, 9, -680),
 ];
 
 /// `TEMPO` plus `THREAT_PAIR_FITTED` summed per mask, as a table indexed
