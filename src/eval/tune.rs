@@ -351,7 +351,9 @@ pub fn labelled_samples(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_default())
+            // A worker's panic goes on as it would on one thread: a chunk
+            // is never dropped in silence.
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
     let mut out = Vec::new();
@@ -693,7 +695,7 @@ pub fn main_tune(args: &[String]) -> i32 {
             }
         }
     }
-    let (train, test): (Vec<Sample>, Vec<Sample>) =
+    let (mut train, mut test): (Vec<Sample>, Vec<Sample>) =
         samples.into_iter().partition(|s| s.game % 10 != 9);
     println!(
         "games {games}, quiet positions {} for fitting, {} held out",
@@ -708,7 +710,6 @@ pub fn main_tune(args: &[String]) -> i32 {
     let k = fit_k(&train, &w0);
     let free = tunable(&train, model, train.len() / 200);
     println!("K {k:.1}");
-    let (mut train, mut test) = (train, test);
     if search_depth > 0 {
         // K stays the one fitted to the results: the labels are scores on
         // the same scale, turned into expected results with it.
