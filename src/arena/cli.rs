@@ -14,6 +14,7 @@ sente-arena: engine-vs-engine matches under a Gomocup-style referee
 
 usage: sente-arena --engine1 CMD --engine2 CMD [options]
        sente-arena --fake-engine KIND[:N] [--seed S]
+       sente-arena --compare BASE/games.txt NEW/games.txt [--name NAME]
 
   --engine1 CMD, --engine2 CMD  engine commands (arguments allowed; shell syntax runs via sh -c)
   --name1 NAME, --name2 NAME    names in results (default: from the commands)
@@ -41,6 +42,10 @@ usage: sente-arena --engine1 CMD --engine2 CMD [options]
                     illegal, occupied, memory, silent, forbidden
                     (misbehaving after N good moves); slow:MS sleeps MS per move;
                     search: Sente's library search behind a minimal protocol
+  --compare BASE NEW  compare two matches played on the same schedule (same
+                    openings, --games and --seed) game by game: NAME's points
+                    in each, and the paired difference with its 95 % interval
+  --name NAME       the engine --compare scores [sente]
 ";
 
 /// What the command line asks for.
@@ -53,6 +58,11 @@ pub enum Mode {
         seed: u64,
     },
     Match(Box<MatchConfig>),
+    Compare {
+        base: String,
+        new: String,
+        name: String,
+    },
 }
 
 /// Parse a byte count with an optional K/M/G suffix (powers of 1024).
@@ -140,6 +150,8 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
     let (mut alpha, mut beta) = (0.05, 0.05);
     let mut seed: Option<u64> = None;
     let mut fake: Option<String> = None;
+    let mut compare: Option<(String, String)> = None;
+    let mut compare_name = String::from("sente");
 
     let mut it = args.iter();
     while let Some(opt) = it.next() {
@@ -181,10 +193,22 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
             "--grace" => game.grace_ms = num(opt, &val()?)?,
             "--engine-stderr" => game.stderr = true,
             "--fake-engine" => fake = Some(val()?),
+            "--compare" => {
+                let base = val()?;
+                compare = Some((base, val()?));
+            }
+            "--name" => compare_name = val()?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
 
+    if let Some((base, new)) = compare {
+        return Ok(Mode::Compare {
+            base,
+            new,
+            name: compare_name,
+        });
+    }
     if let Some(k) = fake {
         let (kind, good) =
             super::fake::Kind::parse(&k).ok_or_else(|| format!("unknown fake engine {k:?}"))?;
@@ -308,6 +332,19 @@ mod tests {
         assert!(parse(&args("--engine1 a --engine2 b --sprt 5,0")).is_err());
         assert!(parse(&args("--engine1 a --engine2 b --openings none --turn")).is_err());
         assert!(matches!(parse(&args("--help")), Ok(Mode::Help)));
+        let Ok(Mode::Compare { base, new, name }) = parse(&args("--compare a.txt b.txt --name x"))
+        else {
+            panic!("--compare")
+        };
+        assert_eq!(
+            (base.as_str(), new.as_str(), name.as_str()),
+            ("a.txt", "b.txt", "x")
+        );
+        assert!(matches!(
+            parse(&args("--compare a.txt b.txt")),
+            Ok(Mode::Compare { name, .. }) if name == "sente"
+        ));
+        assert!(parse(&args("--compare a.txt")).is_err());
         assert!(matches!(
             parse(&args("--fake-engine crash:2")),
             Ok(Mode::Fake { good: 2, .. })

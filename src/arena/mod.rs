@@ -12,8 +12,10 @@
 //! - `report`: result lines, records, summary, JSON
 //! - `fake`: tiny misbehaving engines for tests and a random baseline
 //! - `cli`: the `sente-arena` command line
+//! - `compare`: two matches on the same schedule compared game by game
 
 pub mod cli;
+pub mod compare;
 pub mod engine;
 pub mod fake;
 pub mod game;

@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use sente::arena::{cli, fake, runner};
+use sente::arena::{cli, compare, fake, runner};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -20,6 +20,16 @@ fn main() -> ExitCode {
             fake::run(kind, good, seed);
             ExitCode::SUCCESS
         }
+        Ok(cli::Mode::Compare { base, new, name }) => match compare::run(&base, &new, &name) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sente-arena: {e}");
+                ExitCode::from(2)
+            }
+        },
         Ok(cli::Mode::Match(cfg)) => match runner::run(&cfg) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {

@@ -1,0 +1,163 @@
+//! Paired comparison of two matches played on the same schedule
+//! (`sente-arena --compare BASE NEW`): the same game number means the same
+//! opening and colours, so one engine's points are compared game by game,
+//! which removes the openings' share of the noise (some openings are lost
+//! with either colour, whichever version plays them).
+
+use std::collections::BTreeMap;
+
+/// One engine's points per game number in a `games.txt` record file.
+pub fn points(text: &str, name: &str) -> Result<BTreeMap<u64, f64>, String> {
+    let mut out = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        let bad = |why: &str| format!("line {}: {why}", i + 1);
+        if f.len() < 4 {
+            return Err(bad("fewer than four tab-separated fields"));
+        }
+        let game: u64 = f[0].parse().map_err(|_| bad("no game number"))?;
+        let black = if f[1] == name {
+            true
+        } else if f[2] == name {
+            false
+        } else {
+            return Err(bad(&format!("{name:?} plays neither colour")));
+        };
+        let p = match f[3] {
+            "1-0" => black as u8 as f64,
+            "0-1" => !black as u8 as f64,
+            "1/2-1/2" => 0.5,
+            r => return Err(bad(&format!("unknown result {r:?}"))),
+        };
+        if out.insert(game, p).is_some() {
+            return Err(bad(&format!("game {game} twice")));
+        }
+    }
+    Ok(out)
+}
+
+/// The paired comparison of the games both files hold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paired {
+    pub games: usize,
+    /// Mean points per game of each side, over the common games.
+    pub base: f64,
+    pub new: f64,
+    /// Mean of (new − base) per game and its 95 % half-width.
+    pub diff: f64,
+    pub diff_95: f64,
+    /// Games the new side scored more in, and fewer.
+    pub better: usize,
+    pub worse: usize,
+}
+
+pub fn paired(base: &BTreeMap<u64, f64>, new: &BTreeMap<u64, f64>) -> Option<Paired> {
+    let common: Vec<(f64, f64)> = base
+        .iter()
+        .filter_map(|(g, &b)| new.get(g).map(|&n| (b, n)))
+        .collect();
+    let n = common.len();
+    if n == 0 {
+        return None;
+    }
+    let d: Vec<f64> = common.iter().map(|(b, n)| n - b).collect();
+    let mean = d.iter().sum::<f64>() / n as f64;
+    let var = if n > 1 {
+        d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+    } else {
+        0.0
+    };
+    Some(Paired {
+        games: n,
+        base: common.iter().map(|c| c.0).sum::<f64>() / n as f64,
+        new: common.iter().map(|c| c.1).sum::<f64>() / n as f64,
+        diff: mean,
+        diff_95: 1.96 * (var / n as f64).sqrt(),
+        better: d.iter().filter(|&&x| x > 0.0).count(),
+        worse: d.iter().filter(|&&x| x < 0.0).count(),
+    })
+}
+
+/// `sente-arena --compare`: read both files, print the comparison.
+pub fn run(base_path: &str, new_path: &str, name: &str) -> Result<String, String> {
+    let read = |p: &str| {
+        std::fs::read_to_string(p)
+            .map_err(|e| format!("{p}: {e}"))
+            .and_then(|t| points(&t, name).map_err(|e| format!("{p}: {e}")))
+    };
+    let (b, n) = (read(base_path)?, read(new_path)?);
+    let p = paired(&b, &n).ok_or("the two files have no game number in common")?;
+    Ok(format!(
+        "games {} in common ({} and {} in the files)\n\
+         {name} scored {:.1} % in the base and {:.1} % in the new match\n\
+         paired difference {:+.1} ± {:.1} points per 100 games (95 %); new better in {}, worse in {}\n",
+        p.games,
+        b.len(),
+        n.len(),
+        100.0 * p.base,
+        100.0 * p.new,
+        100.0 * p.diff,
+        100.0 * p.diff_95,
+        p.better,
+        p.worse
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "1\tsente\trapfi\t1-0\tfive\t3\tsente made five\t7,7\n\
+                        2\trapfi\tsente\t1-0\tfive\t3\trapfi made five\t7,7\n\
+                        3\tsente\trapfi\t1/2-1/2\tdraw\t3\tfull\t7,7\n\
+                        4\trapfi\tsente\t1-0\tfive\t3\trapfi made five\t7,7\n";
+
+    #[test]
+    fn points_follow_colour_and_result() {
+        let p = points(BASE, "sente").unwrap();
+        assert_eq!(
+            p.values().copied().collect::<Vec<_>>(),
+            [1.0, 0.0, 0.5, 0.0]
+        );
+        let r = points(BASE, "rapfi").unwrap();
+        assert_eq!(
+            r.values().copied().collect::<Vec<_>>(),
+            [0.0, 1.0, 0.5, 1.0]
+        );
+    }
+
+    #[test]
+    fn bad_records_are_refused() {
+        assert!(points(BASE, "nobody").is_err());
+        assert!(points("x\tsente\trapfi\t1-0", "sente").is_err());
+        assert!(points("1\tsente\trapfi\t2-0", "sente").is_err());
+        assert!(points("1\tsente\trapfi", "sente").is_err());
+        let twice = "1\tsente\trapfi\t1-0\n1\trapfi\tsente\t1-0\n";
+        assert!(points(twice, "sente").is_err());
+    }
+
+    #[test]
+    fn pairs_only_common_games() {
+        let base = points(BASE, "sente").unwrap();
+        // The new match wins game 2, loses game 1, and has no game 4.
+        let new_text = "1\tsente\trapfi\t0-1\tfive\t3\t\t7,7\n\
+                        2\trapfi\tsente\t0-1\tfive\t3\t\t7,7\n\
+                        3\tsente\trapfi\t1/2-1/2\tdraw\t3\t\t7,7\n\
+                        5\trapfi\tsente\t0-1\tfive\t3\t\t7,7\n";
+        let new = points(new_text, "sente").unwrap();
+        let p = paired(&base, &new).unwrap();
+        assert_eq!(p.games, 3);
+        assert_eq!((p.better, p.worse), (1, 1));
+        assert!((p.base - 0.5).abs() < 1e-12 && (p.new - 0.5).abs() < 1e-12);
+        assert!(p.diff.abs() < 1e-12);
+        // Differences +1, -1, 0: sample variance 1, so 1.96 * sqrt(1/3).
+        assert!((p.diff_95 - 1.96 / 3f64.sqrt()).abs() < 1e-9);
+        // A match against itself differs by nothing.
+        let same = paired(&base, &base).unwrap();
+        assert_eq!((same.diff, same.diff_95, same.better), (0.0, 0.0, 0));
+        assert!(paired(&base, &BTreeMap::new()).is_none());
+    }
+}
