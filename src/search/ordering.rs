@@ -160,7 +160,9 @@ fn by_score(a: &(Pos, i32), b: &(Pos, i32)) -> std::cmp::Ordering {
     b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0))
 }
 
-/// Is the move tactical (never reduced): it makes or stops a three or more.
+/// Is the move tactical (never reduced or pruned as a late quiet move): it
+/// makes or stops a double three or more (any four included). A single open
+/// three is quiet here; its answers are forced at the next node anyway.
 #[inline]
 pub fn is_tactical(pos: &Position, m: Pos) -> bool {
     let stm = pos.stm();
