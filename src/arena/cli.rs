@@ -151,7 +151,7 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
     let mut seed: Option<u64> = None;
     let mut fake: Option<String> = None;
     let mut compare: Option<(String, String)> = None;
-    let mut compare_name = String::from("sente");
+    let mut compare_name: Option<String> = None;
 
     let mut it = args.iter();
     while let Some(opt) = it.next() {
@@ -197,7 +197,7 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
                 let base = val()?;
                 compare = Some((base, val()?));
             }
-            "--name" => compare_name = val()?,
+            "--name" => compare_name = Some(val()?),
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
@@ -206,8 +206,14 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
         return Ok(Mode::Compare {
             base,
             new,
-            name: compare_name,
+            name: compare_name.unwrap_or_else(|| "sente".into()),
         });
+    }
+    if compare_name.is_some() {
+        return Err(
+            "--name only goes with --compare (a match names its engines with --name1, --name2)"
+                .into(),
+        );
     }
     if let Some(k) = fake {
         let (kind, good) =
@@ -345,6 +351,7 @@ mod tests {
             Ok(Mode::Compare { name, .. }) if name == "sente"
         ));
         assert!(parse(&args("--compare a.txt")).is_err());
+        assert!(parse(&args("--engine1 a --engine2 b --name x")).is_err());
         assert!(matches!(
             parse(&args("--fake-engine crash:2")),
             Ok(Mode::Fake { good: 2, .. })
