@@ -6,6 +6,9 @@
 
 use std::collections::BTreeMap;
 
+use super::report::parse_result;
+use crate::types::Color;
+
 /// One engine's points per game number in a `games.txt` record file.
 pub fn points(text: &str, name: &str) -> Result<BTreeMap<u64, f64>, String> {
     let mut out = BTreeMap::new();
@@ -26,11 +29,10 @@ pub fn points(text: &str, name: &str) -> Result<BTreeMap<u64, f64>, String> {
         } else {
             return Err(bad(&format!("{name:?} plays neither colour")));
         };
-        let p = match f[3] {
-            "1-0" => black as u8 as f64,
-            "0-1" => !black as u8 as f64,
-            "1/2-1/2" => 0.5,
-            r => return Err(bad(&format!("unknown result {r:?}"))),
+        let p = match parse_result(f[3]) {
+            Some(Some(winner)) => ((winner == Color::Black) == black) as u8 as f64,
+            Some(None) => 0.5,
+            None => return Err(bad(&format!("unknown result {:?}", f[3]))),
         };
         if out.insert(game, p).is_some() {
             return Err(bad(&format!("game {game} twice")));

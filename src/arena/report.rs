@@ -9,6 +9,17 @@ use super::referee::Termination;
 use super::stats::{Sprt, Tally};
 use crate::types::Color;
 
+/// The winner a `games.txt` result field names (`GameReport::result_text`):
+/// `Some(None)` for a draw, `None` for text that is no result.
+pub fn parse_result(text: &str) -> Option<Option<Color>> {
+    match text {
+        "1-0" => Some(Some(Color::Black)),
+        "0-1" => Some(Some(Color::White)),
+        "1/2-1/2" => Some(None),
+        _ => None,
+    }
+}
+
 /// One finished game as the match sees it.
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -312,6 +323,16 @@ mod tests {
         assert_eq!(report(Some(Color::Black), false).score1(), 0.0);
         assert_eq!(report(Some(Color::White), false).score1(), 1.0);
         assert_eq!(report(None, false).score1(), 0.5);
+    }
+
+    #[test]
+    fn result_text_parses_back() {
+        for winner in [Some(Color::Black), Some(Color::White), None] {
+            let text = report(winner, true).result_text();
+            assert_eq!(parse_result(text), Some(winner), "{text}");
+        }
+        assert_eq!(parse_result("2-0"), None);
+        assert_eq!(parse_result(""), None);
     }
 
     #[test]

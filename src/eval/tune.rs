@@ -24,6 +24,7 @@ use super::weights::{
 };
 use super::{nibble_pattern, threat_mask, Evaluator};
 use crate::arena::cli::{num, parse_rule};
+use crate::arena::report::parse_result;
 use crate::game::board::Board;
 use crate::game::pattern::Pattern;
 use crate::search::{Limits, SearchRequest, Searcher};
@@ -255,11 +256,8 @@ pub fn samples_from_records(
         if f.len() < 8 || !(f[4] == "five" || f[4] == "draw") {
             continue;
         }
-        let winner = match f[3] {
-            "1-0" => Some(Color::Black),
-            "0-1" => Some(Color::White),
-            "1/2-1/2" => None,
-            _ => continue,
+        let Some(winner) = parse_result(f[3]) else {
+            continue;
         };
         let Ok(opening_len) = f[5].parse::<usize>() else {
             continue;
