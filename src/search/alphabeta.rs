@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
+use crate::eval::weights::Class;
 use crate::game::board::Pos;
 use crate::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 
@@ -43,8 +44,9 @@ fn lmp_limit(depth: i32) -> usize {
 const RFP_MAX_DEPTH: i32 = 4;
 const RFP_MARGIN: Score = 120;
 
-/// Four quiescence (see `Tree::quiesce`): fours in a row at most, and how
-/// far below alpha the static score may be for fours to be tried.
+/// Four quiescence (see `Tree::quiesce`): fours in a row at most (past it
+/// only four-threes and double fours), and how far below alpha the static
+/// score may be for fours to be tried.
 const Q_FOURS: u32 = 2;
 const Q_DELTA: Score = 300;
 
@@ -442,20 +444,28 @@ impl<'a, 'b> Tree<'a, 'b> {
     /// static score, unless it is below beta but within `Q_DELTA` of alpha
     /// and the side can make a four: then each four is tried (the
     /// opponent's forced block is searched as any such reply is, and so
-    /// are its counter-fours), at most `Q_FOURS` fours deep in a line.
+    /// are its counter-fours), at most `Q_FOURS` fours deep in a line, and
+    /// past that only fours that make a second threat.
     fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
         let stm = self.pos.stm();
         let stand = self.pos.ev.evaluate(stm);
-        if stand >= beta
-            || self.q_fours >= Q_FOURS
-            || self.pos.ev.fours(stm) == 0
-            || stand + Q_DELTA <= alpha
-        {
+        // Past `Q_FOURS` only a four that makes a second threat (a
+        // four-three, a double four) is still tried: it ends most lines.
+        let past = self.q_fours >= Q_FOURS;
+        let fours = if past {
+            self.pos.ev.count(stm, Class::FourThree) + self.pos.ev.count(stm, Class::DoubleFour)
+        } else {
+            self.pos.ev.fours(stm)
+        };
+        if stand >= beta || fours == 0 || stand + Q_DELTA <= alpha {
             return stand;
         }
         let mut fours = std::mem::take(&mut self.move_bufs[ply]);
         fours.clear();
         self.pos.push_fours(stm, &mut fours);
+        if past {
+            fours.retain(|&p| self.pos.ev.class(p, stm) >= Class::FourThree);
+        }
         // Strongest first (four-three, double four), then board order.
         fours.sort_unstable_by_key(|&p| (std::cmp::Reverse(self.pos.ev.class(p, stm)), p));
         let mut best = stand;
