@@ -141,6 +141,14 @@ impl<'a, 'b> Tree<'a, 'b> {
         }
     }
 
+    /// Play `m` in the searched position, prefetching the table bucket of
+    /// the position it leads to.
+    #[inline]
+    fn make(&mut self, m: Pos) {
+        let tt = self.tt;
+        self.pos.make_with(m, |key| tt.prefetch(key));
+    }
+
     /// The principal variation found at ply 0 by the last `pvs` call there.
     pub fn root_pv(&self) -> Vec<Pos> {
         self.pv[0][..self.pv_len[0]].to_vec()
@@ -174,7 +182,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         full: bool,
         reduction: i32,
     ) -> Score {
-        self.pos.make(m);
+        self.make(m);
         let score = if full {
             -self.pvs(depth - 1, -beta, -alpha, 1)
         } else {
@@ -322,7 +330,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && self.pos.board.near_count(hash_move) > 0
             && self.pos.legal_for(hash_move, stm)
         {
-            self.pos.make(hash_move);
+            self.make(hash_move);
             let score = -self.pvs(depth - 1, -beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.aborted {
@@ -392,7 +400,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                     continue;
                 }
             }
-            self.pos.make(m);
+            self.make(m);
             let new_depth = if extend { depth } else { depth - 1 };
             let score = if i == 0 {
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
@@ -471,7 +479,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         let mut best = stand;
         alpha = alpha.max(stand);
         for &m in fours.iter() {
-            self.pos.make(m);
+            self.make(m);
             self.q_fours += 1;
             let score = -self.pvs(0, -beta, -alpha, ply + 1);
             self.q_fours -= 1;

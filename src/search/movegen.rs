@@ -35,6 +35,16 @@ impl<'a> Position<'a> {
         self.ev.push(self.board, p);
     }
 
+    /// `make`, calling `between` with the new position's key after the
+    /// stone is placed and before the evaluation is updated (the search
+    /// prefetches its table entry there, so the load overlaps that work).
+    #[inline]
+    pub fn make_with(&mut self, p: Pos, between: impl FnOnce(u64)) {
+        self.board.play(p);
+        between(self.board.hash());
+        self.ev.push(self.board, p);
+    }
+
     /// Take back the last move made through `make`.
     #[inline]
     pub fn unmake(&mut self) {

@@ -179,6 +179,31 @@ impl Tt {
         (b[2 * i].load(Relaxed) ^ d, Data::unpack(d))
     }
 
+    /// Ask the processor to start loading the bucket of `key` into the
+    /// cache: the search calls it right after a move changes the key, so the
+    /// load runs while the evaluation is updated and the probe at the child
+    /// finds the bucket cached (the table is far larger than the caches, so
+    /// a probe otherwise waits on memory). Only a hint: nothing is read or
+    /// written, and on other architectures it does nothing.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket: *const Bucket = &self.buckets[self.index(key)];
+            // SAFETY: `_mm_prefetch` needs the `sse` target feature, which
+            // every x86_64 processor has (it is part of the x86_64 baseline
+            // that rustc always enables for this architecture). The
+            // instruction is a hint that never faults and never changes
+            // memory, and `bucket` points into the table's live allocation
+            // (`index` is below `buckets.len()`, and the slice index checks
+            // it), so no memory-safety condition is involved.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
         let check = Self::check(key);
         let b = &self.buckets[self.index(key)];
