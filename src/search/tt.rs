@@ -305,6 +305,22 @@ mod tests {
     use crate::types::{mate_in, mated_in};
 
     #[test]
+    fn prefetch_takes_any_key_and_changes_nothing() {
+        // One bucket and a larger table: every key maps inside (the slice
+        // index would panic otherwise), and a prefetch leaves entries as
+        // they were.
+        for bytes in [0, 1 << 16] {
+            let tt = Tt::new(bytes);
+            tt.store(42, 0, 3, 7, Bound::Exact, Pos(5));
+            for key in [0, 1, 42, u64::MAX, 0x9e37_79b9_7f4a_7c15] {
+                tt.prefetch(key);
+            }
+            let hit = tt.probe(42, 0).expect("stored entry");
+            assert_eq!((hit.depth, hit.score, hit.mv), (3, 7, Pos(5)));
+        }
+    }
+
+    #[test]
     fn store_and_probe_round_trip() {
         let mut tt = Tt::new(1 << 16);
         tt.store(0xdead_beef_1234_5678, 3, 7, 42, Bound::Exact, Pos(99));
