@@ -31,8 +31,7 @@ impl<'a> Position<'a> {
 
     #[inline]
     pub fn make(&mut self, p: Pos) {
-        self.board.play(p);
-        self.ev.push(self.board, p);
+        self.make_with(p, |_| {});
     }
 
     /// `make`, calling `between` with the new position's key after the
