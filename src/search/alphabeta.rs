@@ -550,6 +550,18 @@ mod tests {
     /// `pvs` call at `depth` on `text`, with beta placed `above` below the
     /// static score.
     fn probe(text: &str, depth: i32, above: Score, pv: bool) -> (u64, Score, Score) {
+        probe_after_fours(text, depth, above, pv, 0)
+    }
+
+    /// `probe` with `fours` fours already made by the quiescence in the
+    /// line (as if the node were that deep in it).
+    fn probe_after_fours(
+        text: &str,
+        depth: i32,
+        above: Score,
+        pv: bool,
+        fours: u32,
+    ) -> (u64, Score, Score) {
         let rules = RuleSet {
             rule: Rule::Freestyle,
             continuous: false,
@@ -560,6 +572,7 @@ mod tests {
         let mut threat = ThreatSolver::new();
         let stop = AtomicBool::new(false);
         let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
+        tree.q_fours = fours;
         let ev = tree.pos.ev.evaluate(tree.pos.stm());
         let beta = ev - above;
         let alpha = if pv { beta - 100 } else { beta - 1 };
@@ -637,6 +650,27 @@ mod tests {
         assert_eq!((nodes, score), (1, ev));
         // Without a four to make there is nothing to try.
         let (nodes, score, ev) = probe(QUIET, 0, -1, false);
+        assert_eq!((nodes, score), (1, ev));
+    }
+
+    #[test]
+    fn past_its_plain_fours_the_quiescence_still_tries_a_four_three() {
+        // Two fours already made in the line: the four-three is still
+        // tried, and wins.
+        let (nodes, score, ev) = probe_after_fours(FOUR_THREE, 0, -1, false, Q_FOURS);
+        assert!(ev < MATE_BOUND);
+        assert!(score >= MATE_BOUND, "score {score}, static {ev}");
+        assert!(nodes > 1);
+        // Without the column's two stones 7,7 is a plain four: tried
+        // before the limit, not past it.
+        let plain = FOUR_THREE.replacen(
+            ". . . . . . . X . . . . . . .",
+            ". . . . . . . . . . . . . . .",
+            2,
+        );
+        assert_ne!(plain, FOUR_THREE);
+        assert!(probe_after_fours(&plain, 0, -1, false, 0).0 > 1);
+        let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, Q_FOURS);
         assert_eq!((nodes, score), (1, ev));
     }
 }
