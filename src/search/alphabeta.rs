@@ -45,8 +45,8 @@ const RFP_MAX_DEPTH: i32 = 4;
 const RFP_MARGIN: Score = 120;
 
 /// Four quiescence (see `Tree::quiesce`): fours in a row at most (past it
-/// only four-threes and double fours), and how far below alpha the static
-/// score may be for fours to be tried.
+/// only four-threes, double fours and open fours), and how far below alpha
+/// the static score may be for fours to be tried.
 const Q_FOURS: u32 = 2;
 const Q_DELTA: Score = 300;
 
@@ -458,10 +458,13 @@ impl<'a, 'b> Tree<'a, 'b> {
         let stm = self.pos.stm();
         let stand = self.pos.ev.evaluate(stm);
         // Past `Q_FOURS` only a four that makes a second threat (a
-        // four-three, a double four) is still tried: it ends most lines.
+        // four-three, a double four, an open four) is still tried: it ends
+        // most lines.
         let past = self.q_fours >= Q_FOURS;
         let fours = if past {
-            self.pos.ev.count(stm, Class::FourThree) + self.pos.ev.count(stm, Class::DoubleFour)
+            self.pos.ev.count(stm, Class::FourThree)
+                + self.pos.ev.count(stm, Class::DoubleFour)
+                + self.pos.ev.count(stm, Class::Flex4)
         } else {
             self.pos.ev.fours(stm)
         };
