@@ -331,8 +331,15 @@ impl Evaluator {
     /// Cells where `color` makes any four (or more: double four, four-three).
     #[inline]
     pub fn fours(&self, color: Color) -> u32 {
+        self.fours_from(color, Class::Block4)
+    }
+
+    /// Cells where `color` makes a four of class `least` or stronger (up to
+    /// an open four; fives not counted).
+    #[inline]
+    pub fn fours_from(&self, color: Color, least: Class) -> u32 {
         let c = &self.counts[color.index()];
-        (Class::Block4 as usize..=Class::Flex4 as usize)
+        (least as usize..=Class::Flex4 as usize)
             .map(|i| c[i] as u32)
             .sum()
     }

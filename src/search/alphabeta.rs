@@ -459,24 +459,19 @@ impl<'a, 'b> Tree<'a, 'b> {
         let stand = self.pos.ev.evaluate(stm);
         // Past `Q_FOURS` only a four that makes a second threat (a
         // four-three, a double four, an open four) is still tried: it ends
-        // most lines.
-        let past = self.q_fours >= Q_FOURS;
-        let fours = if past {
-            self.pos.ev.count(stm, Class::FourThree)
-                + self.pos.ev.count(stm, Class::DoubleFour)
-                + self.pos.ev.count(stm, Class::Flex4)
+        // most lines. One class bound decides both whether and which.
+        let least = if self.q_fours >= Q_FOURS {
+            Class::FourThree
         } else {
-            self.pos.ev.fours(stm)
+            Class::Block4
         };
-        if stand >= beta || fours == 0 || stand + Q_DELTA <= alpha {
+        if stand >= beta || self.pos.ev.fours_from(stm, least) == 0 || stand + Q_DELTA <= alpha {
             return stand;
         }
         let mut fours = std::mem::take(&mut self.move_bufs[ply]);
         fours.clear();
         self.pos.push_fours(stm, &mut fours);
-        if past {
-            fours.retain(|&p| self.pos.ev.class(p, stm) >= Class::FourThree);
-        }
+        fours.retain(|&p| self.pos.ev.class(p, stm) >= least);
         // Strongest first (four-three, double four), then board order.
         fours.sort_unstable_by_key(|&p| (std::cmp::Reverse(self.pos.ev.class(p, stm)), p));
         let mut best = stand;
