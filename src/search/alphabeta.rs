@@ -44,6 +44,14 @@ fn lmp_limit(depth: i32) -> usize {
 const RFP_MAX_DEPTH: i32 = 4;
 const RFP_MARGIN: Score = 120;
 
+/// Singular extension: at depth SE_MIN_DEPTH or more, a hash move whose
+/// stored score (a lower bound or exact, at most SE_TT_DEPTH plies
+/// shallower) beats every other move by SE_MARGIN a ply in a search of
+/// half the depth is searched a ply deeper.
+const SE_MIN_DEPTH: i32 = 6;
+const SE_TT_DEPTH: i32 = 2;
+const SE_MARGIN: Score = 4;
+
 /// Four quiescence (see `Tree::quiesce`): fours in a row at most (past it
 /// only four-threes, double fours and open fours), and how far below alpha
 /// the static score may be for fours to be tried.
@@ -91,6 +99,10 @@ pub struct Tree<'a, 'b> {
     /// of a pass that beat every move before it (its score and PV), so a
     /// stopped iteration can still play it.
     pub root_beater: Option<(Pos, Score, Vec<Pos>)>,
+    /// Per ply: the move a singular-extension test leaves out (else NONE).
+    excluded: Vec<Pos>,
+    /// Depth of the root iteration under way (extensions stop at twice it).
+    root_depth: i32,
 }
 
 impl<'a, 'b> Tree<'a, 'b> {
@@ -124,6 +136,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             score_bufs: vec![Vec::new(); MAX_PLY + 1],
             scratch: Vec::new(),
             root_beater: None,
+            excluded: vec![Pos::NONE; MAX_PLY + 1],
+            root_depth: 0,
         }
     }
 
@@ -182,6 +196,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         full: bool,
         reduction: i32,
     ) -> Score {
+        self.root_depth = depth;
         self.make(m);
         let score = if full {
             -self.pvs(depth - 1, -beta, -alpha, 1)
@@ -282,12 +297,14 @@ impl<'a, 'b> Tree<'a, 'b> {
         }
 
         let key = self.pos.board.hash();
+        let excluded = self.excluded[ply];
         let mut hash_move = Pos::NONE;
         self.tt_probes += 1;
-        if let Some(hit) = self.tt.probe(key, ply) {
+        let tt_hit = self.tt.probe(key, ply);
+        if let Some(hit) = tt_hit {
             self.tt_hits += 1;
             hash_move = hit.mv;
-            if !pv_node && hit.depth >= depth {
+            if !pv_node && hit.depth >= depth && excluded.is_none() {
                 let cut = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => hit.score >= beta,
@@ -299,8 +316,13 @@ impl<'a, 'b> Tree<'a, 'b> {
             }
         }
 
+        if !excluded.is_none() {
+            hash_move = Pos::NONE;
+        }
+
         // Reverse futility pruning (see RFP_MARGIN).
         if !pv_node
+            && excluded.is_none()
             && !horizon
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
@@ -317,6 +339,37 @@ impl<'a, 'b> Tree<'a, 'b> {
         // generator would return every near cell with the hash move first,
         // so searching it now is the same search, and a cutoff saves
         // generating and ordering the rest.
+        // Singular extension (see SE_MARGIN): the other moves searched to
+        // half the depth against the hash move's score less the margin.
+        let mut hash_ext = 0;
+        if let Some(hit) = tt_hit {
+            if excluded.is_none()
+                && !horizon
+                && depth >= SE_MIN_DEPTH
+                && (ply as i32) < 2 * self.root_depth
+                && hit.mv == hash_move
+                && !hash_move.is_none()
+                && hit.bound != Bound::Upper
+                && hit.depth >= depth - SE_TT_DEPTH
+                && hit.score.abs() < MATE_BOUND
+            {
+                let sb = hit.score - SE_MARGIN * depth;
+                self.excluded[ply] = hash_move;
+                let v = self.pvs(depth / 2, sb - 1, sb, ply);
+                self.excluded[ply] = Pos::NONE;
+                if self.aborted {
+                    return 0;
+                }
+                self.pv_len[ply] = 0;
+                if v < sb {
+                    hash_ext = 1;
+                } else if sb >= beta {
+                    // Another move beats beta too at half the depth.
+                    return sb;
+                }
+            }
+        }
+
         let orig_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
@@ -331,7 +384,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && self.pos.legal_for(hash_move, stm)
         {
             self.make(hash_move);
-            let score = -self.pvs(depth - 1, -beta, -alpha, ply + 1);
+            let score = -self.pvs(depth - 1 + hash_ext, -beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.aborted {
                 return 0;
@@ -387,7 +440,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 sort_tail(&mut scored);
             }
             let m = scored[i].0;
-            if hash_done && m == hash_move {
+            if (hash_done && m == hash_move) || m == excluded {
                 continue;
             }
             let quiet = !forced && !is_tactical(&self.pos, m) && m != hash_move;
@@ -401,7 +454,11 @@ impl<'a, 'b> Tree<'a, 'b> {
                 }
             }
             self.make(m);
-            let new_depth = if extend { depth } else { depth - 1 };
+            let new_depth = if extend || (m == hash_move && hash_ext > 0) {
+                depth
+            } else {
+                depth - 1
+            };
             let score = if i == 0 {
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
             } else {
@@ -442,7 +499,9 @@ impl<'a, 'b> Tree<'a, 'b> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, ply, depth, best, bound, best_move);
+        if excluded.is_none() {
+            self.tt.store(key, ply, depth, best, bound, best_move);
+        }
         self.move_bufs[ply] = moves;
         self.score_bufs[ply] = scored;
         best
