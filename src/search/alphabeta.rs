@@ -50,7 +50,7 @@ const RFP_MARGIN: Score = 120;
 /// half the depth is searched a ply deeper.
 const SE_MIN_DEPTH: i32 = 6;
 const SE_TT_DEPTH: i32 = 2;
-const SE_MARGIN: Score = 4;
+const SE_MARGIN: Score = 16;
 
 /// Four quiescence (see `Tree::quiesce`): fours in a row at most (past it
 /// only four-threes, double fours and open fours), and how far below alpha
