@@ -103,6 +103,9 @@ pub struct Tree<'a, 'b> {
     excluded: Vec<Pos>,
     /// Depth of the root iteration under way (extensions stop at twice it).
     root_depth: i32,
+    /// Singular-extension tests run, and how many extended the hash move.
+    pub se_tests: u64,
+    pub se_extensions: u64,
 }
 
 impl<'a, 'b> Tree<'a, 'b> {
@@ -138,6 +141,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             root_beater: None,
             excluded: vec![Pos::NONE; MAX_PLY + 1],
             root_depth: 0,
+            se_tests: 0,
+            se_extensions: 0,
         }
     }
 
@@ -354,6 +359,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 && hit.score.abs() < MATE_BOUND
             {
                 let sb = hit.score - SE_MARGIN * depth;
+                self.se_tests += 1;
                 self.excluded[ply] = hash_move;
                 let v = self.pvs(depth / 2, sb - 1, sb, ply);
                 self.excluded[ply] = Pos::NONE;
@@ -363,6 +369,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 self.pv_len[ply] = 0;
                 if v < sb {
                     hash_ext = 1;
+                    self.se_extensions += 1;
                 } else if sb >= beta {
                     // Another move beats beta too at half the depth.
                     return sb;
@@ -674,6 +681,75 @@ mod tests {
         assert_ne!(threat, QUIET);
         assert!(probe(&threat, 2, 2 * RFP_MARGIN + 1, false).0 > 1);
     }
+    #[test]
+    fn a_singular_test_leaves_its_move_out_and_stores_nothing() {
+        let rules = RuleSet {
+            rule: Rule::Freestyle,
+            continuous: false,
+        };
+        let mut board = Board::from_ascii(FOUR_THREE, rules).unwrap();
+        let win = board.pos(7, 7).unwrap();
+        let tt = Tt::new(1 << 16);
+        let mut ord = Ordering::default();
+        let mut threat = ThreatSolver::new();
+        let stop = AtomicBool::new(false);
+        let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
+        let key = tree.pos.board.hash();
+        // With the four-three left out the side finds no win ...
+        tree.excluded[1] = win;
+        tree.pvs(2, -INFINITE, INFINITE, 1);
+        tree.excluded[1] = Pos::NONE;
+        assert!(tree.pv_len[1] > 0 && tree.pv[1][0] != win);
+        // ... and the partial search left no entry for the position.
+        assert!(tt.probe(key, 1).is_none());
+        // With it, the win.
+        assert!(tree.pvs(2, -INFINITE, INFINITE, 1) >= MATE_BOUND);
+        assert!(tt.probe(key, 1).is_some());
+    }
+
+    #[test]
+    fn deep_searches_test_and_extend_singular_hash_moves() {
+        let rules = RuleSet {
+            rule: Rule::Freestyle,
+            continuous: false,
+        };
+        // An early, balanced position.
+        let text = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . O X . . . .
+            . . . . X O . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+        let mut board = Board::from_ascii(text, rules).unwrap();
+        let tt = Tt::new(1 << 18);
+        let mut ord = Ordering::default();
+        let mut threat = ThreatSolver::new();
+        let stop = AtomicBool::new(false);
+        let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
+        for depth in 1..SE_MIN_DEPTH {
+            tree.root_depth = depth;
+            tree.pvs(depth, -INFINITE, INFINITE, 1);
+        }
+        // Too shallow so far: no test.
+        assert_eq!(tree.se_tests, 0);
+        for depth in SE_MIN_DEPTH..SE_MIN_DEPTH + 3 {
+            tree.root_depth = depth;
+            let s = tree.pvs(depth, -INFINITE, INFINITE, 1);
+            assert!(s.abs() < MATE_BOUND, "depth {depth}: {s}");
+        }
+        assert!(tree.se_tests > 0);
+        assert!(
+            tree.se_extensions > 0 && tree.se_extensions <= tree.se_tests,
+            "{} of {}",
+            tree.se_extensions,
+            tree.se_tests
+        );
+    }
+
     // Black (X) to move can play 7,7: a four along row 7 (blocked on the
     // left) and an open three down column 7. White must block the four at
     // 8,7, and Black then makes an open four: a win no static score sees.
