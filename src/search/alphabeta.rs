@@ -339,11 +339,6 @@ impl<'a, 'b> Tree<'a, 'b> {
             }
         }
 
-        // The hash move before any generation: in a node without threats
-        // (nothing forces the side to move, it has no open four to make) the
-        // generator would return every near cell with the hash move first,
-        // so searching it now is the same search, and a cutoff saves
-        // generating and ordering the rest.
         // Singular extension (see SE_MARGIN): the other moves searched to
         // half the depth against the hash move's score less the margin.
         let mut hash_ext = 0;
@@ -352,7 +347,6 @@ impl<'a, 'b> Tree<'a, 'b> {
                 && !horizon
                 && depth >= SE_MIN_DEPTH
                 && (ply as i32) < 2 * self.root_depth
-                && hit.mv == hash_move
                 && !hash_move.is_none()
                 && hit.bound != Bound::Upper
                 && hit.depth >= depth - SE_TT_DEPTH
@@ -377,6 +371,11 @@ impl<'a, 'b> Tree<'a, 'b> {
             }
         }
 
+        // The hash move before any generation: in a node without threats
+        // (nothing forces the side to move, it has no open four to make) the
+        // generator would return every near cell with the hash move first,
+        // so searching it now is the same search, and a cutoff saves
+        // generating and ordering the rest.
         let orig_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
@@ -617,6 +616,26 @@ mod tests {
         probe_after_fours(text, depth, above, pv, 0)
     }
 
+    /// Run `f` on an unlimited tree over the freestyle position `text`,
+    /// with the table `tt`.
+    fn with_tree<R>(text: &str, tt: &Tt, f: impl FnOnce(&mut Tree) -> R) -> R {
+        let rules = RuleSet {
+            rule: Rule::Freestyle,
+            continuous: false,
+        };
+        let mut board = Board::from_ascii(text, rules).unwrap();
+        let mut ord = Ordering::default();
+        let mut threat = ThreatSolver::new();
+        let stop = AtomicBool::new(false);
+        f(&mut Tree::unlimited(
+            &mut board,
+            tt,
+            &mut ord,
+            &mut threat,
+            &stop,
+        ))
+    }
+
     /// `probe` with `fours` fours already made by the quiescence in the
     /// line (as if the node were that deep in it).
     fn probe_after_fours(
@@ -626,22 +645,14 @@ mod tests {
         pv: bool,
         fours: u32,
     ) -> (u64, Score, Score) {
-        let rules = RuleSet {
-            rule: Rule::Freestyle,
-            continuous: false,
-        };
-        let mut board = Board::from_ascii(text, rules).unwrap();
-        let tt = Tt::new(1 << 16);
-        let mut ord = Ordering::default();
-        let mut threat = ThreatSolver::new();
-        let stop = AtomicBool::new(false);
-        let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
-        tree.q_fours = fours;
-        let ev = tree.pos.ev.evaluate(tree.pos.stm());
-        let beta = ev - above;
-        let alpha = if pv { beta - 100 } else { beta - 1 };
-        let score = tree.pvs(depth, alpha, beta, 1);
-        (tree.nodes, score, ev)
+        with_tree(text, &Tt::new(1 << 16), |tree| {
+            tree.q_fours = fours;
+            let ev = tree.pos.ev.evaluate(tree.pos.stm());
+            let beta = ev - above;
+            let alpha = if pv { beta - 100 } else { beta - 1 };
+            let score = tree.pvs(depth, alpha, beta, 1);
+            (tree.nodes, score, ev)
+        })
     }
 
     // Black (X) to move with two open twos against White's scattered stones.
@@ -683,36 +694,25 @@ mod tests {
     }
     #[test]
     fn a_singular_test_leaves_its_move_out_and_stores_nothing() {
-        let rules = RuleSet {
-            rule: Rule::Freestyle,
-            continuous: false,
-        };
-        let mut board = Board::from_ascii(FOUR_THREE, rules).unwrap();
-        let win = board.pos(7, 7).unwrap();
         let tt = Tt::new(1 << 16);
-        let mut ord = Ordering::default();
-        let mut threat = ThreatSolver::new();
-        let stop = AtomicBool::new(false);
-        let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
-        let key = tree.pos.board.hash();
-        // With the four-three left out the side finds no win ...
-        tree.excluded[1] = win;
-        tree.pvs(2, -INFINITE, INFINITE, 1);
-        tree.excluded[1] = Pos::NONE;
-        assert!(tree.pv_len[1] > 0 && tree.pv[1][0] != win);
-        // ... and the partial search left no entry for the position.
-        assert!(tt.probe(key, 1).is_none());
-        // With it, the win.
-        assert!(tree.pvs(2, -INFINITE, INFINITE, 1) >= MATE_BOUND);
-        assert!(tt.probe(key, 1).is_some());
+        with_tree(FOUR_THREE, &tt, |tree| {
+            let win = tree.pos.board.pos(7, 7).unwrap();
+            let key = tree.pos.board.hash();
+            // With the four-three left out the side plays something else ...
+            tree.excluded[1] = win;
+            tree.pvs(2, -INFINITE, INFINITE, 1);
+            tree.excluded[1] = Pos::NONE;
+            assert!(tree.pv_len[1] > 0 && tree.pv[1][0] != win);
+            // ... and the partial search left no entry for the position.
+            assert!(tt.probe(key, 1).is_none());
+            // With it, the win.
+            assert!(tree.pvs(2, -INFINITE, INFINITE, 1) >= MATE_BOUND);
+            assert!(tt.probe(key, 1).is_some());
+        });
     }
 
     #[test]
     fn deep_searches_test_and_extend_singular_hash_moves() {
-        let rules = RuleSet {
-            rule: Rule::Freestyle,
-            continuous: false,
-        };
         // An early, balanced position.
         let text = "
             . . . . . . . . .
@@ -724,30 +724,26 @@ mod tests {
             . . . . . . . . .
             . . . . . . . . .
             . . . . . . . . .";
-        let mut board = Board::from_ascii(text, rules).unwrap();
-        let tt = Tt::new(1 << 18);
-        let mut ord = Ordering::default();
-        let mut threat = ThreatSolver::new();
-        let stop = AtomicBool::new(false);
-        let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
-        for depth in 1..SE_MIN_DEPTH {
-            tree.root_depth = depth;
-            tree.pvs(depth, -INFINITE, INFINITE, 1);
-        }
-        // Too shallow so far: no test.
-        assert_eq!(tree.se_tests, 0);
-        for depth in SE_MIN_DEPTH..SE_MIN_DEPTH + 3 {
-            tree.root_depth = depth;
-            let s = tree.pvs(depth, -INFINITE, INFINITE, 1);
-            assert!(s.abs() < MATE_BOUND, "depth {depth}: {s}");
-        }
-        assert!(tree.se_tests > 0);
-        assert!(
-            tree.se_extensions > 0 && tree.se_extensions <= tree.se_tests,
-            "{} of {}",
-            tree.se_extensions,
-            tree.se_tests
-        );
+        with_tree(text, &Tt::new(1 << 18), |tree| {
+            for depth in 1..SE_MIN_DEPTH {
+                tree.root_depth = depth;
+                tree.pvs(depth, -INFINITE, INFINITE, 1);
+            }
+            // Too shallow so far: no test.
+            assert_eq!(tree.se_tests, 0);
+            for depth in SE_MIN_DEPTH..SE_MIN_DEPTH + 3 {
+                tree.root_depth = depth;
+                let s = tree.pvs(depth, -INFINITE, INFINITE, 1);
+                assert!(s.abs() < MATE_BOUND, "depth {depth}: {s}");
+            }
+            assert!(tree.se_tests > 0);
+            assert!(
+                tree.se_extensions > 0 && tree.se_extensions <= tree.se_tests,
+                "{} of {}",
+                tree.se_extensions,
+                tree.se_tests
+            );
+        });
     }
 
     // Black (X) to move can play 7,7: a four along row 7 (blocked on the
