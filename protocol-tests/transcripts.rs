@@ -30,7 +30,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use harness::{parse_point, Engine, ANSWER_TIMEOUT};
+use harness::{parse_point, Engine, ANSWER_TIMEOUT, BIN};
 
 struct Case {
     file: String,
@@ -515,4 +515,51 @@ fn eof_mid_search_answers_and_exits() {
         t0.elapsed()
     );
     assert!(st.success(), "exit status {st}");
+}
+
+/// The command line outside the protocol: `--help` and `--version` answer
+/// on stdout and exit 0 without waiting for input; an unknown argument is
+/// one plain line and the usage on stderr, status 2, nothing on stdout (no
+/// error backtrace, even with RUST_BACKTRACE set).
+#[test]
+fn command_line_help_version_and_unknown_argument() {
+    use std::process::{Command, Stdio};
+    let run = |arg: &str| {
+        Command::new(BIN)
+            .arg(arg)
+            .env("RUST_BACKTRACE", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    for arg in ["--help", "-h"] {
+        let o = run(arg);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{arg}: {:?}", o.status);
+        assert!(out.starts_with("usage: pbrain-sente"), "{arg}: {out}");
+        assert!(
+            out.contains("--no-threats") && out.contains("bench"),
+            "{out}"
+        );
+    }
+    for arg in ["--version", "-V"] {
+        let o = run(arg);
+        assert!(o.status.success(), "{arg}: {:?}", o.status);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout).trim(),
+            format!("pbrain-sente {}", env!("CARGO_PKG_VERSION"))
+        );
+    }
+    let o = run("--bogus");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(o.stdout.is_empty(), "stdout: {:?}", o.stdout);
+    assert!(
+        err.starts_with("pbrain-sente: unknown argument '--bogus'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("usage:") && !err.contains("backtrace"),
+        "{err}"
+    );
 }

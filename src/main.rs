@@ -5,7 +5,8 @@
 //! switch search features off or on for A/B matches in the arena.
 //! `pbrain-sente bench …`: the bench (see `sente::bench`).
 //! `pbrain-sente tune …`: fit the evaluation weights to arena records
-//! (see `sente::eval::tune`).
+//! (see `sente::eval::tune`). `--help` and `--version` print to stdout and
+//! exit; an unknown argument is reported on stderr with status 2.
 
 use sente::search::SearchOptions;
 
@@ -25,10 +26,31 @@ fn main() -> anyhow::Result<()> {
         match a.as_str() {
             "--no-threats" => options.root_threats = false,
             "--leaf-vcf" => options.leaf_vcf = true,
-            other => anyhow::bail!(
-                "unknown argument '{other}' (usage: pbrain-sente [--no-threats] [--leaf-vcf] | bench … | tune …)"
-            ),
+            // Not the protocol loop: a person at a terminal asked.
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            "--version" | "-V" => {
+                println!("pbrain-sente {}", env!("CARGO_PKG_VERSION"));
+                return Ok(());
+            }
+            other => {
+                // A plain message and status 2, not an error with a backtrace.
+                eprintln!("pbrain-sente: unknown argument '{other}'\n{USAGE}");
+                std::process::exit(2);
+            }
         }
     }
     sente::protocol::io::run(options)
 }
+
+const USAGE: &str = "\
+usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/stdout
+       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | eval]
+                                                    bench; its node count is the signature
+       pbrain-sente tune …                          fit evaluation weights to match records
+       pbrain-sente --help | --version
+  --no-threats  no threat solver (VCF/VCT) at the root
+  --leaf-vcf    VCF at the horizon (off by default)
+Logs go to stderr; RUST_LOG=debug shows the search.";
