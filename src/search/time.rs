@@ -124,9 +124,15 @@ impl TimePlan {
     /// than the last one (the next usually takes longer) would pass the hard
     /// limit and be thrown away.
     pub fn stop_iterating(&self, elapsed_ms: u64, last_iter_ms: u64) -> bool {
-        !self.unlimited
-            && (elapsed_ms >= self.soft_ms
-                || elapsed_ms.saturating_add(last_iter_ms) >= self.hard_ms)
+        if self.unlimited {
+            return false;
+        }
+        if self.soft_ms >= self.hard_ms {
+            // Only a turn limit: what is not used now is lost, and a cut
+            // iteration still plays a move that beat the last one's best.
+            return elapsed_ms >= self.hard_ms;
+        }
+        elapsed_ms >= self.soft_ms || elapsed_ms.saturating_add(last_iter_ms) >= self.hard_ms
     }
 
     /// During the search: must we abort now?
