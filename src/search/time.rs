@@ -4,11 +4,12 @@
 //! pure functions of the limits and elapsed time, so they are tested without
 //! sleeping; the searcher reads the clock.
 //!
-//! Within the soft limit a new iteration is started only if it could end
-//! before the hard limit, i.e. if one more iteration as long as the last one
-//! still fits. Time a turn limit alone gives is not saved for later moves,
-//! so with only a turn limit the soft limit is the hard one: iterating goes
-//! on while the next iteration can still complete.
+//! With a game clock, a new iteration is started within the soft limit only
+//! if it could end before the hard limit, i.e. if one more iteration as
+//! long as the last one still fits. Time a turn limit alone gives is not
+//! saved for later moves, so with only a turn limit the soft limit is the
+//! hard one and iterating goes on until the hard limit cuts an iteration:
+//! the cut iteration still plays a root move that beat the last best one.
 //!
 //! Safety: the turn limit is cut by max(40 ms, 10 %), the game clock by
 //! max(50 ms, 5 %) and never more than a third of what is left is spent on one
@@ -67,8 +68,8 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
     if let Some(turn) = limits.turn_ms {
         let h = turn.saturating_sub(turn_margin(turn)).max(1);
         hard = Some(h);
-        // Unused turn time is lost: iterate while the next iteration can
-        // still end in time (see `stop_iterating`).
+        // Unused turn time is lost: iterate until the hard limit (see
+        // `stop_iterating`).
         soft = Some(h);
     }
     let match_limited = limits.match_ms.map(|m| m > 0).unwrap_or(false);
@@ -120,9 +121,10 @@ impl TimePlan {
     };
 
     /// After a completed iteration that took `last_iter_ms`: is it time to
-    /// answer? Yes past the soft limit, or when even an iteration no longer
+    /// answer? With only a turn limit, only at the hard limit. With a game
+    /// clock, yes past the soft limit, or when even an iteration no longer
     /// than the last one (the next usually takes longer) would pass the hard
-    /// limit and be thrown away.
+    /// limit: time not spent there is saved for later moves.
     pub fn stop_iterating(&self, elapsed_ms: u64, last_iter_ms: u64) -> bool {
         if self.unlimited {
             return false;
@@ -208,13 +210,15 @@ mod tests {
     }
 
     #[test]
-    fn a_turn_limit_alone_is_used_while_another_iteration_fits() {
+    fn a_turn_limit_alone_is_used_to_the_hard_limit() {
         let p = plan(&limits(Some(500), None, None), 200);
         assert_eq!((p.soft_ms, p.hard_ms), (450, 450));
         // 200 ms used, the last iteration took 100: one more fits.
         assert!(!p.stop_iterating(200, 100));
-        // 300 ms used, the last took 160: even as long again it would not end.
-        assert!(p.stop_iterating(300, 160));
+        // 300 ms used, the last took 160: it would not end, but time not
+        // used now is lost and a cut iteration still plays a better move.
+        assert!(!p.stop_iterating(300, 160));
+        assert!(!p.stop_iterating(449, 1_000));
         assert!(p.stop_iterating(450, 0));
         // With a game clock the soft limit stays below the hard one.
         let q = plan(&limits(Some(5_000), Some(180_000), Some(180_000)), 200);
