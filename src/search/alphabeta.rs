@@ -103,9 +103,10 @@ pub struct Tree<'a, 'b> {
     excluded: Vec<Pos>,
     /// Depth of the root iteration under way (extensions stop at twice it).
     root_depth: i32,
-    /// Singular-extension tests run, and how many extended the hash move.
-    pub se_tests: u64,
-    pub se_extensions: u64,
+    /// Singular-extension tests run, and how many extended the hash move
+    /// (read by the tests).
+    se_tests: u64,
+    se_extensions: u64,
 }
 
 impl<'a, 'b> Tree<'a, 'b> {

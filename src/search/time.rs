@@ -130,8 +130,10 @@ impl TimePlan {
             return false;
         }
         if self.soft_ms >= self.hard_ms {
-            // Only a turn limit: what is not used now is lost, and a cut
-            // iteration still plays a move that beat the last one's best.
+            // The turn limit binds (alone, or tighter than the clock's
+            // share): time not used now cannot be spent later past the
+            // turn limit, and a cut iteration still plays a move that beat
+            // the last one's best.
             return elapsed_ms >= self.hard_ms;
         }
         elapsed_ms >= self.soft_ms || elapsed_ms.saturating_add(last_iter_ms) >= self.hard_ms
