@@ -7,9 +7,10 @@
 //! With a game clock, a new iteration is started within the soft limit only
 //! if it could end before the hard limit, i.e. if one more iteration as
 //! long as the last one still fits. Time a turn limit alone gives is not
-//! saved for later moves, so with only a turn limit the soft limit is the
-//! hard one and iterating goes on until the hard limit cuts an iteration:
-//! the cut iteration still plays a root move that beat the last best one.
+//! saved for later moves, so when the turn limit binds (alone, or tighter
+//! than the clock's share) the soft limit is the hard one and iterating
+//! goes on until the hard limit cuts an iteration: the cut iteration still
+//! plays a root move that beat the last best one.
 //!
 //! Safety: the turn limit is cut by max(40 ms, 10 %), the game clock by
 //! max(50 ms, 5 %) and never more than a third of what is left is spent on one
