@@ -9,6 +9,7 @@ pub mod arena;
 pub mod bench;
 pub mod eval;
 pub mod game;
+pub mod hugepages;
 pub mod protocol;
 pub mod search;
 pub mod types;

@@ -16,7 +16,8 @@ pub mod tune;
 pub mod weights;
 
 use crate::game::board::{Board, Pos, EMPTY};
-use crate::game::pattern::{table, Pattern, PatternTable};
+use crate::game::pattern::{line_code, table, Pattern, PatternTable};
+use crate::hugepages::HugeTable;
 use crate::types::{Color, Rule, Score};
 
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
@@ -31,24 +32,25 @@ const DOUBLE_FOUR_CODE: u16 = 11;
 /// 28 bits of two's complement: pattern pairs can make a point's value
 /// negative; `pack` and `unpack`).
 struct Combos {
-    t: [Box<[u64]>; 2],
+    t: [HugeTable<u64>; 2],
 }
 
 fn combos() -> &'static Combos {
     static C: std::sync::OnceLock<Combos> = std::sync::OnceLock::new();
     C.get_or_init(|| {
         let build = |renju_black: bool| {
-            (0..1usize << 16)
-                .map(|code| {
+            let mut t = HugeTable::zeroed(1 << 16);
+            for (code, slot) in t.iter_mut().enumerate() {
+                *slot = {
                     let nib = |d: usize| ((code >> (4 * d)) & 15) as u16;
                     let pats = [0, 1, 2, 3].map(|d| nibble_pattern(nib(d)));
                     let dfs = [0, 1, 2, 3].map(|d| nib(d) == DOUBLE_FOUR_CODE);
                     let class = classify(pats, dfs, renju_black);
                     let (own, opp) = point_values(pats, class);
                     pack(class, own, opp)
-                })
-                .collect::<Vec<u64>>()
-                .into_boxed_slice()
+                };
+            }
+            t
         };
         Combos {
             t: [build(false), build(true)],
@@ -206,34 +208,36 @@ impl Evaluator {
     }
 
     /// Refresh direction `d` of the empty cell `q`, and its class and value
-    /// only if that line's pattern changed for either colour (most cells a
+    /// only if that line's code changed for either colour (most cells a
     /// stone sees from afar keep theirs); `save` as in `refresh_around`.
+    /// Both colours' codes come from one table load and are applied as
+    /// read (`set_line`), not looked up again.
     #[inline(always)]
     fn refresh_line(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
-        let key = board.line_key(q, d);
+        let [b, w] = self.table.both(board.line_key(q, d));
+        let new = [line_code(b), line_code(w)];
         let shift = 4 * d;
         let c = &self.cells[q.idx()];
-        let same = [Color::Black, Color::White]
-            .iter()
-            .all(|&color| (c.code[color.index()] >> shift) & 15 == self.nibble(key, color));
-        if same && c.live {
+        if !c.live {
+            // Not in the totals yet (cannot happen to a cell a stone sees
+            // from afar, but a full refresh is always right).
+            if save {
+                self.undo.push((q.idx() as u32, *c));
+            }
+            self.refresh(board, q, 0b1111);
+            return;
+        }
+        if (c.code[0] >> shift) & 15 == new[0] && (c.code[1] >> shift) & 15 == new[1] {
             return;
         }
         if save {
-            self.undo.push((q.idx() as u32, self.cells[q.idx()]));
+            self.undo.push((q.idx() as u32, *c));
         }
-        self.refresh(board, q, 1 << d);
-    }
-
-    /// The line nibble of `key` for `color`.
-    #[inline(always)]
-    fn nibble(&self, key: u32, color: Color) -> u16 {
-        let pat = self.table.get(key, color);
-        if pat == Pattern::Flex4 && self.table.double_four(key, color) {
-            DOUBLE_FOUR_CODE
-        } else {
-            pat as u16
+        let mut code = c.code;
+        for (k, n) in new.into_iter().enumerate() {
+            code[k] = (code[k] & !(15 << shift)) | (n << shift);
         }
+        self.set_codes(q, code);
     }
 
     /// Undo the last `push` (the board has taken its stone back). Returns
@@ -256,38 +260,59 @@ impl Evaluator {
     /// Recompute the directions in `mask` of cell `p`, then its class and value.
     #[inline]
     fn refresh(&mut self, board: &Board, p: Pos, mask: u8) {
-        let mut c = self.cells[p.idx()];
-        if c.live {
-            for col in 0..2 {
-                self.total[col] -= c.val[col];
-                self.ototal[col] -= c.oval[col];
-                self.counts[col][c.class[col] as usize] -= 1;
-            }
-        }
         if board.cell(p) != EMPTY {
+            let c = self.cells[p.idx()];
+            if c.live {
+                self.remove_from_totals(&c);
+            }
             self.cells[p.idx()] = CellEval::default();
             return;
         }
-        for color in [Color::Black, Color::White] {
-            let ci = color.index();
-            let mut code = c.code[ci];
-            for d in 0..4 {
-                if mask & (1 << d) != 0 {
-                    let nib = self.nibble(board.line_key(p, d), color);
-                    code = (code & !(15 << (4 * d))) | (nib << (4 * d));
+        let mut code = self.cells[p.idx()].code;
+        for d in 0..4 {
+            if mask & (1 << d) != 0 {
+                let [b, w] = self.table.both(board.line_key(p, d));
+                for (k, n) in [line_code(b), line_code(w)].into_iter().enumerate() {
+                    code[k] = (code[k] & !(15 << (4 * d))) | (n << (4 * d));
                 }
             }
-            c.code[ci] = code;
-            let (k, val, oval) = unpack(self.combo[ci][code as usize]);
-            let class = Class::ALL[k];
-            c.class[ci] = class;
+        }
+        self.set_codes(p, code);
+    }
+
+    /// Take a live cell's values and classes out of the totals.
+    #[inline(always)]
+    fn remove_from_totals(&mut self, c: &CellEval) {
+        for col in 0..2 {
+            self.total[col] -= c.val[col];
+            self.ototal[col] -= c.oval[col];
+            self.counts[col][c.class[col] as usize] -= 1;
+        }
+    }
+
+    /// Give the empty cell `p` these line codes (both colours), its class
+    /// and values from the combination tables, and count it in the totals
+    /// in place of what it held.
+    #[inline(always)]
+    fn set_codes(&mut self, p: Pos, code: [u16; 2]) {
+        let old = self.cells[p.idx()];
+        if old.live {
+            self.remove_from_totals(&old);
+        }
+        let mut c = CellEval {
+            code,
+            live: true,
+            ..CellEval::default()
+        };
+        for (ci, &cc) in code.iter().enumerate() {
+            let (k, val, oval) = unpack(self.combo[ci][cc as usize]);
+            c.class[ci] = Class::ALL[k];
             c.val[ci] = val;
             c.oval[ci] = oval;
-            self.total[ci] += c.val[ci];
-            self.ototal[ci] += c.oval[ci];
-            self.counts[ci][class as usize] += 1;
+            self.total[ci] += val;
+            self.ototal[ci] += oval;
+            self.counts[ci][k] += 1;
         }
-        c.live = true;
         self.cells[p.idx()] = c;
     }
 
@@ -589,6 +614,34 @@ mod tests {
                 (Class::Flex3 as usize, own, opp)
             );
         }
+    }
+
+    /// `line_code` of the table's bytes is the code the combination
+    /// tables are indexed by: the pattern, or `DOUBLE_FOUR_CODE` for a
+    /// line with two separate fours, for every key, colour and rule.
+    #[test]
+    fn line_codes_match_pattern_and_double_four() {
+        let mut double_fours = 0;
+        for rule in Rule::ALL {
+            let t = table(rule);
+            for key in 0..crate::game::pattern::KEYS as u32 {
+                for color in [Color::Black, Color::White] {
+                    let want = if t.get(key, color) == Pattern::Flex4 && t.double_four(key, color) {
+                        double_fours += 1;
+                        DOUBLE_FOUR_CODE
+                    } else {
+                        t.get(key, color) as u16
+                    };
+                    assert_eq!(
+                        line_code(t.both(key)[color.index()]),
+                        want,
+                        "{rule:?} {key:#x}"
+                    );
+                    assert_eq!(nibble_pattern(want), t.get(key, color));
+                }
+            }
+        }
+        assert!(double_fours > 0);
     }
 
     #[test]

@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 
 use super::board::{Board, Pos};
 use super::rules;
+use crate::hugepages::HugeTable;
 use crate::types::{Color, Rule};
 
 /// What a stone placed on a cell makes along one line, weakest first
@@ -93,9 +94,17 @@ pub const KEYS: usize = 1 << 20;
 /// centre (e.g. `X _ X X X _ X` with the centre among the middle stones).
 const DOUBLE_FOUR: u8 = 16;
 
+/// A byte of `PatternTable::both` as one line code: the pattern's number,
+/// or 11 (one past `Five`) for a `Flex4` that is two separate fours on the
+/// line. Branch-free: `Flex4` (9) plus 2 when the flag is set.
+#[inline(always)]
+pub fn line_code(b: u8) -> u16 {
+    (b & 15) as u16 + ((b >> 3) & 2) as u16
+}
+
 /// The precomputed table of one rule: `2 * KEYS` bytes, index `key * 2 + colour`.
 pub struct PatternTable {
-    bytes: Box<[u8]>,
+    bytes: HugeTable<u8>,
 }
 
 impl PatternTable {
@@ -111,9 +120,18 @@ impl PatternTable {
         self.bytes[key as usize * 2 + color.index()] & DOUBLE_FOUR != 0
     }
 
+    /// Both colours' bytes of `key` at once (Black's first): the pattern
+    /// in the low four bits, `DOUBLE_FOUR` above (see `line_code`). One
+    /// load where `get` and `double_four` per colour make four.
+    #[inline]
+    pub fn both(&self, key: u32) -> [u8; 2] {
+        let i = key as usize * 2;
+        [self.bytes[i], self.bytes[i + 1]]
+    }
+
     /// Build the table of `rule` (normally reached through `table`).
     pub fn build(rule: Rule) -> PatternTable {
-        let mut bytes = vec![0u8; 2 * KEYS].into_boxed_slice();
+        let mut bytes = HugeTable::zeroed(2 * KEYS);
         for color in [Color::Black, Color::White] {
             fill(&mut bytes, rule, color);
         }

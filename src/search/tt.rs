@@ -117,6 +117,9 @@ impl Tt {
         // `prefault` then does for all of them).
         let mut buckets = Vec::with_capacity(n);
         buckets.resize_with(n, Bucket::default);
+        // Huge pages before the first write (`prefault`): most probes miss
+        // the TLB otherwise (`hugepages`).
+        crate::hugepages::advise(&mut buckets);
         let tt = Tt {
             buckets,
             generation: 0,
