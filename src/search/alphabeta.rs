@@ -387,7 +387,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && self.pos.ev.open_fours(stm) == 0
             && self.pos.board.in_board(hash_move)
             && self.pos.board.is_empty(hash_move)
-            && self.pos.board.near_count(hash_move) > 0
+            && self.pos.board.has_near(hash_move)
             && self.pos.legal_for(hash_move, stm)
         {
             self.make(hash_move);

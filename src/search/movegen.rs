@@ -86,11 +86,11 @@ impl<'a> Position<'a> {
         out.sort_unstable();
     }
 
-    /// `near_cells` in the board's candidate-list order (which depends on
-    /// the order the stones were played).
+    /// `near_cells` as the board lists them (board order too, but callers
+    /// that need an order should not rely on it).
     pub fn near_cells_unsorted(&self, out: &mut Vec<Pos>) {
         out.clear();
-        out.extend_from_slice(self.board.candidates());
+        out.extend(self.board.candidates());
         if out.is_empty() {
             let (w, h) = (self.board.width() as i64, self.board.height() as i64);
             if let Some(c) = self.board.pos(w / 2, h / 2) {
@@ -114,22 +114,16 @@ impl<'a> Position<'a> {
     /// with three stones of its colour, one of them within distance 2.
     #[inline]
     pub fn first_near(&self, pred: impl Fn(Pos) -> bool) -> Option<Pos> {
-        self.board
-            .candidates()
-            .iter()
-            .copied()
-            .filter(|&p| pred(p))
-            .min()
+        // The board lists them in board order: the first is the least.
+        self.board.candidates().find(|&p| pred(p))
     }
 
     /// Append the near cells where `color` may play and makes a four or
-    /// more (in the candidate list's order; see `first_near`).
+    /// more (in board order).
     pub fn push_fours(&self, color: Color, out: &mut Vec<Pos>) {
         out.extend(
             self.board
                 .candidates()
-                .iter()
-                .copied()
                 .filter(|&p| self.ev.class(p, color).is_four_or_more() && self.legal_for(p, color)),
         );
     }
@@ -220,8 +214,7 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
     cand.clear();
     let mut real = false;
     // Open-four and four points are near cells (see `first_near`).
-    for i in 0..pos.board.candidates().len() {
-        let q = pos.board.candidates()[i];
+    for q in pos.board.candidates() {
         if pos.ev.class(q, opp) != Class::Flex4 {
             continue;
         }

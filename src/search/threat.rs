@@ -332,7 +332,7 @@ impl ThreatSolver {
         let a = ctx.attacker;
         let mut scored: Vec<(u8, Pos)> = Vec::new();
         for &p in b.cells() {
-            if b.cell(p) != EMPTY || b.near_count(p) == 0 {
+            if b.cell(p) != EMPTY || !b.has_near(p) {
                 continue;
             }
             let keys = b.line_keys(p);
@@ -401,7 +401,7 @@ impl ThreatSolver {
         }
         for &p in b.cells() {
             if b.cell(p) == EMPTY
-                && b.near_count(p) > 0
+                && b.has_near(p)
                 && b.line_keys(p).iter().any(|&k| ctx.t.get(k, d).is_four())
             {
                 push(p, &mut out);
@@ -520,7 +520,7 @@ fn five_points(b: &Board, t: &PatternTable, color: Color) -> Vec<Pos> {
     let mut out = Vec::new();
     for &p in b.cells() {
         if b.cell(p) == EMPTY
-            && b.near_count(p) > 0
+            && b.has_near(p)
             && b.line_keys(p)
                 .iter()
                 .any(|&k| t.get(k, color) == Pattern::Five)
@@ -538,7 +538,7 @@ fn winning_four_points(b: &mut Board, ctx: &Ctx) -> Vec<(Pos, usize)> {
     let mut out = Vec::new();
     let cells: Vec<Pos> = b.cells().to_vec();
     for p in cells {
-        if b.cell(p) != EMPTY || b.near_count(p) == 0 {
+        if b.cell(p) != EMPTY || !b.has_near(p) {
             continue;
         }
         let keys = b.line_keys(p);
