@@ -176,9 +176,9 @@ impl BenchReport {
     }
 }
 
-fn run_one(spec: &Spec, limits: Limits, threads: usize) -> BenchLine {
+fn run_one(spec: &Spec, limits: Limits, threads: usize, tt_bytes: usize) -> BenchLine {
     let mut board = board_of(spec);
-    let mut searcher = Searcher::with_tt_bytes(BENCH_TT_BYTES);
+    let mut searcher = Searcher::with_tt_bytes(tt_bytes);
     searcher.set_threads(threads);
     let t0 = Instant::now();
     let req = SearchRequest::new(limits);
@@ -201,6 +201,11 @@ fn run_one(spec: &Spec, limits: Limits, threads: usize) -> BenchLine {
 
 /// Search every position with the limits `limits` makes (fresh table each).
 fn run_all(limits: impl Fn() -> Limits, threads: usize) -> BenchReport {
+    run_all_with(limits, threads, BENCH_TT_BYTES)
+}
+
+/// `run_all` with a table of `tt_bytes` for each position.
+fn run_all_with(limits: impl Fn() -> Limits, threads: usize, tt_bytes: usize) -> BenchReport {
     // Build the pattern tables first so they are not timed.
     for s in POSITIONS {
         let _ = Evaluator::new(&board_of(s));
@@ -208,7 +213,7 @@ fn run_all(limits: impl Fn() -> Limits, threads: usize) -> BenchReport {
     let t0 = Instant::now();
     let lines: Vec<BenchLine> = POSITIONS
         .iter()
-        .map(|s| run_one(s, limits(), threads))
+        .map(|s| run_one(s, limits(), threads, tt_bytes))
         .collect();
     BenchReport {
         total_nodes: lines.iter().map(|l| l.nodes).sum(),
@@ -243,6 +248,35 @@ pub fn run_timed_threads(ms: u64, threads: usize) -> BenchReport {
         },
         threads,
     )
+}
+
+/// Nodes per second of the searches alone (each position's table is
+/// built and its pages mapped before its clock starts).
+fn search_nps(r: &BenchReport) -> f64 {
+    let secs: f64 = r.lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
+    r.total_nodes as f64 / secs.max(1e-9)
+}
+
+/// `bench pages [DEPTH [MB]]`: the depth bench with a table of MB
+/// megabytes (a game's size by default), with the table on 4 KiB pages
+/// and on huge pages (`hugepages`), alternately `rounds` times each.
+/// Returns the nodes/s of each round, small pages first in each pair.
+pub fn pages_speed(depth: u32, mb: usize, rounds: usize) -> Vec<(f64, f64)> {
+    let limits = || Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    (0..rounds)
+        .map(|_| {
+            let mut pair = [0.0; 2];
+            for (i, huge) in [false, true].into_iter().enumerate() {
+                crate::hugepages::set_enabled(huge);
+                pair[i] = search_nps(&run_all_with(limits, 1, mb << 20));
+            }
+            crate::hugepages::set_enabled(true);
+            (pair[0], pair[1])
+        })
+        .collect()
 }
 
 /// Mean depth over the positions.
@@ -342,7 +376,7 @@ fn print_report(r: &BenchReport) {
     println!("TT hit rate     : {:.1}%", r.tt_hit_rate() * 100.0);
 }
 
-/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | eval]`;
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval]`;
 /// `args` are the words after `bench`. Returns the process exit code.
 pub fn main_bench(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
@@ -383,6 +417,33 @@ pub fn main_bench(args: &[String]) -> i32 {
             println!("Speed ratio     : {:.2}x", many.nps() / one.nps().max(1e-9));
             0
         }
+        Some("pages") => {
+            let depth = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(11u32);
+            let mb = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(155usize);
+            let rounds = pages_speed(depth.clamp(1, 60), mb.clamp(1, 4096), 3);
+            println!(
+                "{:<8} {:>14} {:>14} {:>7}",
+                "round", "4 KiB pages", "huge pages", "ratio"
+            );
+            for (i, (small, huge)) in rounds.iter().enumerate() {
+                println!(
+                    "{:<8} {:>14.0} {:>14.0} {:>6.2}x",
+                    i + 1,
+                    small,
+                    huge,
+                    huge / small.max(1e-9)
+                );
+            }
+            let n = rounds.len().max(1) as f64;
+            let (s, h) = rounds
+                .iter()
+                .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+            println!(
+                "Nodes/s, mean   : {s:.0} on 4 KiB pages, {h:.0} on huge pages: {:.2}x",
+                h / s.max(1e-9)
+            );
+            0
+        }
         Some("eval") => {
             let e = eval_speed(20_000);
             println!("Updates         : {}", e.updates);
@@ -398,7 +459,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | eval]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval]");
                 2
             }
         },
@@ -408,6 +469,19 @@ pub fn main_bench(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `bench pages` times the same searches both ways: every round has
+    /// two positive rates, and afterwards huge pages are asked for again.
+    #[test]
+    fn pages_speed_times_both_ways() {
+        let rounds = pages_speed(2, 3, 2);
+        assert_eq!(rounds.len(), 2);
+        assert!(
+            rounds.iter().all(|&(s, h)| s > 0.0 && h > 0.0),
+            "{rounds:?}"
+        );
+        assert!(crate::hugepages::enabled());
+    }
 
     #[test]
     fn suite_is_large_and_varied() {

@@ -7,19 +7,35 @@
 //! memory is first written. Elsewhere, or when the kernel refuses, nothing
 //! changes but the speed: the memory's contents never depend on it.
 //!
-//! Measured (README, "Bench"): `bench 11` with a game-sized table (160 MB)
-//! searched 1.10 M nodes/s on 4 KiB pages and 1.17 M with the table on
-//! huge pages, six alternating runs each, every run faster.
+//! Measured (README, "Sente 0.8.2"): `bench 11` with a game-sized table
+//! (160 MB) searched 1.10 M nodes/s on 4 KiB pages and 1.17 M with the
+//! table on huge pages, six alternating runs each, every run faster;
+//! `pbrain-sente bench pages` repeats that comparison in one build.
 
 /// The huge page size asked for.
 pub const HUGE_PAGE: usize = 2 << 20;
+
+/// Whether `advise` asks at all (on unless `set_enabled(false)`: for
+/// `bench pages`, which times the same build both ways).
+static ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Does `advise` ask for huge pages now?
+pub fn enabled() -> bool {
+    ENABLED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Let `advise` ask for huge pages (the default), or make it do nothing.
+/// Memory already advised keeps its pages.
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, std::sync::atomic::Ordering::Relaxed);
+}
 
 /// Ask that the memory under `s`, from its first to its last whole page,
 /// be backed by huge pages. Best done before the memory is first written
 /// (a written page is only merged later, if at all). A no-op off Linux.
 pub fn advise<T>(s: &mut [T]) {
     #[cfg(target_os = "linux")]
-    {
+    if enabled() {
         const PAGE: usize = 4096;
         const MADV_HUGEPAGE: i32 = 14;
         extern "C" {

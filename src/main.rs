@@ -47,7 +47,7 @@ fn main() -> anyhow::Result<()> {
 
 const USAGE: &str = "\
 usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/stdout
-       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | eval]
+       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval]
                                                     bench; its node count is the signature
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente --help | --version
