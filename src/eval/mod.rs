@@ -160,7 +160,7 @@ impl Evaluator {
             frames: Vec::new(),
         };
         for &p in board.cells() {
-            ev.refresh(board, p, 0b1111);
+            ev.refresh(board, p);
         }
         ev
     }
@@ -194,7 +194,7 @@ impl Evaluator {
         if save {
             self.undo.push((p.idx() as u32, self.cells[p.idx()]));
         }
-        self.refresh(board, p, 0b1111);
+        self.refresh(board, p);
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..=self.reach {
@@ -211,7 +211,7 @@ impl Evaluator {
     /// only if that line's code changed for either colour (most cells a
     /// stone sees from afar keep theirs); `save` as in `refresh_around`.
     /// Both colours' codes come from one table load and are applied as
-    /// read (`set_line`), not looked up again.
+    /// read (`set_codes`), not looked up again.
     #[inline(always)]
     fn refresh_line(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
         let [b, w] = self.table.both(board.line_key(q, d));
@@ -224,7 +224,7 @@ impl Evaluator {
             if save {
                 self.undo.push((q.idx() as u32, *c));
             }
-            self.refresh(board, q, 0b1111);
+            self.refresh(board, q);
             return;
         }
         if (c.code[0] >> shift) & 15 == new[0] && (c.code[1] >> shift) & 15 == new[1] {
@@ -257,9 +257,10 @@ impl Evaluator {
         true
     }
 
-    /// Recompute the directions in `mask` of cell `p`, then its class and value.
+    /// Recompute all four line codes of cell `p`, then its class and value
+    /// (an occupied cell leaves the totals).
     #[inline]
-    fn refresh(&mut self, board: &Board, p: Pos, mask: u8) {
+    fn refresh(&mut self, board: &Board, p: Pos) {
         if board.cell(p) != EMPTY {
             let c = self.cells[p.idx()];
             if c.live {
@@ -268,14 +269,11 @@ impl Evaluator {
             self.cells[p.idx()] = CellEval::default();
             return;
         }
-        let mut code = self.cells[p.idx()].code;
+        let mut code = [0u16; 2];
         for d in 0..4 {
-            if mask & (1 << d) != 0 {
-                let [b, w] = self.table.both(board.line_key(p, d));
-                for (k, n) in [line_code(b), line_code(w)].into_iter().enumerate() {
-                    code[k] = (code[k] & !(15 << (4 * d))) | (n << (4 * d));
-                }
-            }
+            let [b, w] = self.table.both(board.line_key(p, d));
+            code[0] |= line_code(b) << (4 * d);
+            code[1] |= line_code(w) << (4 * d);
         }
         self.set_codes(p, code);
     }
