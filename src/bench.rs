@@ -166,8 +166,13 @@ pub struct BenchReport {
 }
 
 impl BenchReport {
+    /// Nodes per second of the searches alone: each position's table is
+    /// built, and its pages mapped, before its clock starts (on huge
+    /// pages that set-up costs more, and it is no part of the search's
+    /// speed; `elapsed` still counts it).
     pub fn nps(&self) -> f64 {
-        self.total_nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+        let secs: f64 = self.lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
+        self.total_nodes as f64 / secs.max(1e-9)
     }
 
     pub fn tt_hit_rate(&self) -> f64 {
@@ -250,13 +255,6 @@ pub fn run_timed_threads(ms: u64, threads: usize) -> BenchReport {
     )
 }
 
-/// Nodes per second of the searches alone (each position's table is
-/// built and its pages mapped before its clock starts).
-fn search_nps(r: &BenchReport) -> f64 {
-    let secs: f64 = r.lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
-    r.total_nodes as f64 / secs.max(1e-9)
-}
-
 /// `bench pages [DEPTH [MB]]`: the depth bench with a table of MB
 /// megabytes (a game's size by default), with the table on 4 KiB pages
 /// and on huge pages (`hugepages`), alternately `rounds` times each.
@@ -271,7 +269,7 @@ pub fn pages_speed(depth: u32, mb: usize, rounds: usize) -> Vec<(f64, f64)> {
             let mut pair = [0.0; 2];
             for (i, huge) in [false, true].into_iter().enumerate() {
                 crate::hugepages::set_enabled(huge);
-                pair[i] = search_nps(&run_all_with(limits, 1, mb << 20));
+                pair[i] = run_all_with(limits, 1, mb << 20).nps();
             }
             crate::hugepages::set_enabled(true);
             (pair[0], pair[1])
