@@ -280,9 +280,7 @@ impl Board {
     #[inline]
     pub fn has_near(&self, p: Pos) -> bool {
         let (r, c) = self.row_col(p);
-        let rows =
-            self.occ[r - 2] | self.occ[r - 1] | self.occ[r] | self.occ[r + 1] | self.occ[r + 2];
-        rows & (0x1f << (c - 2)) != 0
+        self.stones_in_rows_around(r) & (0x1f << (c - 2)) != 0
     }
 
     /// The empty playing cells within Chebyshev distance 2 of a stone, in
@@ -292,11 +290,7 @@ impl Board {
         NearCells {
             b: self,
             row: PAD,
-            bits: if self.stones == 0 {
-                0
-            } else {
-                self.near_row(PAD)
-            },
+            bits: self.near_row(PAD),
         }
     }
 
@@ -312,10 +306,17 @@ impl Board {
     /// occupied cells and the padding.
     #[inline(always)]
     fn near_row(&self, r: usize) -> u64 {
-        let o = &self.occ;
-        let rows = o[r - 2] | o[r - 1] | o[r] | o[r + 1] | o[r + 2];
+        let rows = self.stones_in_rows_around(r);
         let spread = rows | rows << 1 | rows << 2 | rows >> 1 | rows >> 2;
-        spread & self.play_mask & !o[r]
+        spread & self.play_mask & !self.occ[r]
+    }
+
+    /// The stone bits of rows r-2..=r+2 together (padded row `r` is at
+    /// least 2 from the array's edge: `PAD` is 5).
+    #[inline(always)]
+    fn stones_in_rows_around(&self, r: usize) -> u64 {
+        let o = &self.occ;
+        o[r - 2] | o[r - 1] | o[r] | o[r + 1] | o[r + 2]
     }
 
     #[inline]
@@ -569,7 +570,7 @@ impl Iterator for NearCells<'_> {
     fn next(&mut self) -> Option<Pos> {
         while self.bits == 0 {
             self.row += 1;
-            if self.row >= PAD + self.b.height || self.b.stones == 0 {
+            if self.row >= PAD + self.b.height {
                 return None;
             }
             self.bits = self.b.near_row(self.row);

@@ -81,14 +81,8 @@ impl<'a> Position<'a> {
     /// Empty cells near stones (the first cell searched on an empty board is
     /// its centre).
     pub fn near_cells(&self, out: &mut Vec<Pos>) {
-        self.near_cells_unsorted(out);
-        // Board order (Pos order is row-major), so ties never depend on history.
-        out.sort_unstable();
-    }
-
-    /// `near_cells` as the board lists them (board order too, but callers
-    /// that need an order should not rely on it).
-    pub fn near_cells_unsorted(&self, out: &mut Vec<Pos>) {
+        // The board lists them in board order (Pos order is row-major), so
+        // ties never depend on history.
         out.clear();
         out.extend(self.board.candidates());
         if out.is_empty() {
@@ -196,7 +190,7 @@ pub fn generate(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) 
     out.clear();
     // Unsorted: every caller orders the moves by score with the cell as the
     // tie-break, so their order here never shows.
-    pos.near_cells_unsorted(scratch);
+    pos.near_cells(scratch);
     for &p in scratch.iter() {
         if pos.legal_for(p, stm) {
             out.push(p);

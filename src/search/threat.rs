@@ -331,10 +331,7 @@ impl ThreatSolver {
     fn attacker_moves(&self, b: &Board, ctx: &Ctx) -> Vec<Pos> {
         let a = ctx.attacker;
         let mut scored: Vec<(u8, Pos)> = Vec::new();
-        for &p in b.cells() {
-            if b.cell(p) != EMPTY || !b.has_near(p) {
-                continue;
-            }
+        for p in b.candidates() {
             let keys = b.line_keys(p);
             let mut best = Pattern::None;
             let mut fours = 0;
@@ -399,11 +396,8 @@ impl ThreatSolver {
                 }
             }
         }
-        for &p in b.cells() {
-            if b.cell(p) == EMPTY
-                && b.has_near(p)
-                && b.line_keys(p).iter().any(|&k| ctx.t.get(k, d).is_four())
-            {
+        for p in b.candidates() {
+            if b.line_keys(p).iter().any(|&k| ctx.t.get(k, d).is_four()) {
                 push(p, &mut out);
             }
         }
@@ -518,12 +512,10 @@ fn fives_at(b: &Board, t: &PatternTable, color: Color, w: Where) -> Vec<Pos> {
 /// Every point where `color` makes a five, in board order.
 fn five_points(b: &Board, t: &PatternTable, color: Color) -> Vec<Pos> {
     let mut out = Vec::new();
-    for &p in b.cells() {
-        if b.cell(p) == EMPTY
-            && b.has_near(p)
-            && b.line_keys(p)
-                .iter()
-                .any(|&k| t.get(k, color) == Pattern::Five)
+    for p in b.candidates() {
+        if b.line_keys(p)
+            .iter()
+            .any(|&k| t.get(k, color) == Pattern::Five)
         {
             out.push(p);
         }
@@ -536,11 +528,8 @@ fn five_points(b: &Board, t: &PatternTable, color: Color) -> Vec<Pos> {
 fn winning_four_points(b: &mut Board, ctx: &Ctx) -> Vec<(Pos, usize)> {
     let a = ctx.attacker;
     let mut out = Vec::new();
-    let cells: Vec<Pos> = b.cells().to_vec();
+    let cells: Vec<Pos> = b.candidates().collect();
     for p in cells {
-        if b.cell(p) != EMPTY || !b.has_near(p) {
-            continue;
-        }
         let keys = b.line_keys(p);
         if !keys.iter().any(|&k| ctx.t.get(k, a).is_four()) {
             continue;
