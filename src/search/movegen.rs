@@ -188,8 +188,8 @@ pub fn generate(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) 
         return Gen::Moves { forced: true };
     }
     out.clear();
-    // Unsorted: every caller orders the moves by score with the cell as the
-    // tie-break, so their order here never shows.
+    // In board order; every caller reorders them by score with the cell as
+    // the tie-break, so this order never shows.
     pos.near_cells(scratch);
     for &p in scratch.iter() {
         if pos.legal_for(p, stm) {
