@@ -9,10 +9,10 @@
 
 use std::time::{Duration, Instant};
 
+use crate::engine::{Engine, Limits};
 use crate::eval::Evaluator;
 use crate::game::zobrist::SplitMix64;
 use crate::game::{Board, Pos};
-use crate::search::{Limits, SearchRequest, Searcher};
 use crate::types::{score_text, RuleSet};
 
 /// Depth searched by `bench` without arguments.
@@ -182,13 +182,16 @@ impl BenchReport {
 }
 
 fn run_one(spec: &Spec, limits: Limits, threads: usize, tt_bytes: usize) -> BenchLine {
-    let mut board = board_of(spec);
-    let mut searcher = Searcher::with_tt_bytes(tt_bytes);
-    searcher.set_threads(threads);
+    let board = board_of(spec);
+    let mut engine = Engine::with_table_bytes(tt_bytes);
+    engine.set_threads(threads as i64);
+    engine.prepare(); // the table is built before the clock starts
     let t0 = Instant::now();
-    let req = SearchRequest::new(limits);
-    let r = searcher.search(&mut board, &req, &mut |_| {});
-    let st = searcher.stats;
+    let stop = Default::default();
+    let r = engine
+        .search(&board, &limits, &stop, &mut |_| {})
+        .expect("the bench search panicked");
+    let st = engine.stats();
     BenchLine {
         name: spec.name,
         nodes: r.nodes,

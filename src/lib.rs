@@ -7,11 +7,13 @@
 
 pub mod arena;
 pub mod bench;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod hugepages;
 pub mod protocol;
 pub mod search;
+pub mod tune;
 pub mod types;
 
 pub use game::{Board, Pos};

@@ -5,7 +5,7 @@
 //! switch search features off or on for A/B matches in the arena.
 //! `pbrain-sente bench …`: the bench (see `sente::bench`).
 //! `pbrain-sente tune …`: fit the evaluation weights to arena records
-//! (see `sente::eval::tune`). `--help` and `--version` print to stdout and
+//! (see `sente::tune`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
 
 use sente::search::SearchOptions;
@@ -19,7 +19,7 @@ fn main() -> anyhow::Result<()> {
         std::process::exit(sente::bench::main_bench(&args[1..]));
     }
     if args.first().map(String::as_str) == Some("tune") {
-        std::process::exit(sente::eval::tune::main_tune(&args[1..]));
+        std::process::exit(sente::tune::main_tune(&args[1..]));
     }
     let mut options = SearchOptions::default();
     for a in &args {

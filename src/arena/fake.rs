@@ -9,10 +9,10 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+use crate::engine::{Engine, Limits};
 use crate::game::rules::{is_forbidden, is_win};
 use crate::game::zobrist::SplitMix64;
 use crate::game::{Board, Pos};
-use crate::search::{Limits, SearchRequest, Searcher};
 use crate::types::{Color, Rule, RuleSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +84,7 @@ struct Fake {
     match_ms: Option<u64>,
     time_left_ms: Option<i64>,
     memory: usize,
-    searcher: Option<Searcher>,
+    engine: Option<Engine>,
     /// When the current request arrived.
     asked: Instant,
 }
@@ -104,7 +104,7 @@ pub fn run(kind: Kind, good: usize, seed: u64) {
         match_ms: None,
         time_left_ms: None,
         memory: 0,
-        searcher: None,
+        engine: None,
         asked: Instant::now(),
     };
     let stdin = std::io::stdin();
@@ -323,7 +323,11 @@ impl Fake {
         } else {
             self.memory.min(64 << 20)
         };
-        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(memory));
+        let engine = self.engine.get_or_insert_with(|| {
+            let mut e = Engine::default();
+            e.set_memory(memory);
+            e
+        });
         let limits = Limits {
             turn_ms: self.turn_ms,
             match_ms: self.match_ms,
@@ -332,9 +336,11 @@ impl Fake {
             ..Limits::default()
         };
         let board = self.board.as_mut()?;
-        let mut b = board.clone();
-        let r = searcher.search(&mut b, &SearchRequest::new(limits), &mut |_| {});
-        (!r.best.is_none() && board.is_empty(r.best)).then_some(r.best)
+        let stop = Default::default();
+        let c = engine
+            .choose_move(board, &limits, &stop, &mut |_| {})
+            .ok()?;
+        Some(c.mv)
     }
 }
 

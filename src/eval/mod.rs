@@ -12,7 +12,6 @@
 //! point values minus the opponent's, plus a fitted value for the
 //! combination of threats the two sides hold (`threat_mask`).
 
-pub mod tune;
 pub mod weights;
 
 use crate::game::board::{Board, Pos, EMPTY};
@@ -337,6 +336,17 @@ impl Evaluator {
     #[inline]
     pub fn count(&self, color: Color, class: Class) -> u32 {
         self.counts[color.index()][class as usize] as u32
+    }
+
+    /// Each empty point's class and four line patterns for `color` (line
+    /// d is direction d): what the point values are made of, for the
+    /// offline fitter (`crate::tune`), which counts them as features.
+    pub fn point_patterns(&self, color: Color) -> impl Iterator<Item = (Class, [Pattern; 4])> + '_ {
+        let ci = color.index();
+        self.cells.iter().filter(|c| c.live).map(move |c| {
+            let pats = [0, 1, 2, 3].map(|d| nibble_pattern((c.code[ci] >> (4 * d)) & 15));
+            (c.class[ci], pats)
+        })
     }
 
     /// Cells where `color` makes a five.

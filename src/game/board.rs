@@ -25,11 +25,7 @@ use std::fmt;
 use super::zobrist;
 use crate::types::{Color, RuleSet};
 
-pub const PAD: usize = 5;
-pub const MIN_SIZE: usize = 5;
-pub const MAX_SIZE: usize = 32;
-pub const MAX_STRIDE: usize = MAX_SIZE + 2 * PAD;
-pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
+pub use super::geometry::{MAX_CELLS, MAX_SIZE, MAX_STRIDE, MIN_SIZE, PAD};
 
 pub const EMPTY: u8 = 0;
 pub const BLACK: u8 = 1;

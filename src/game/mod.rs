@@ -1,6 +1,7 @@
 //! The game itself: board, Zobrist keys, line patterns and rules.
 
 pub mod board;
+pub mod geometry;
 pub mod pattern;
 pub mod rules;
 pub mod zobrist;

@@ -17,7 +17,6 @@
 use std::sync::OnceLock;
 
 use super::board::{Board, Pos};
-use super::rules;
 use crate::hugepages::HugeTable;
 use crate::types::{Color, Rule};
 
@@ -359,7 +358,7 @@ impl Threat {
 /// Combine four line patterns (and which of them hold two fours on one
 /// line) into a point threat. For renju Black, an overline or two fours are
 /// `Forbidden`; two open threes stay `DoubleThree` here, since only the
-/// recursive check (`rules::is_forbidden`) can tell whether both are real.
+/// recursive check (`rules::is_forbidden`, applied by `rules::threat_at`) can tell whether both are real.
 pub fn combine(pats: [Pattern; 4], double_four: [bool; 4], renju_black: bool) -> Threat {
     let mut fours = 0;
     let mut flex4 = false;
@@ -419,27 +418,10 @@ pub fn combine(pats: [Pattern; 4], double_four: [bool; 4], renju_black: bool) ->
     }
 }
 
-/// Combine the four line patterns of `color` on the empty point `p`.
-/// Under renju, Black's overline, double-four and real double-three are
-/// `Forbidden`; a five is never forbidden.
-pub fn threat_at(board: &Board, p: Pos, color: Color) -> Threat {
-    let rule = board.rules().rule;
-    let t = table(rule);
-    let keys = board.line_keys(p);
-    let pats = keys.map(|k| t.get(k, color));
-    let renju_black = rule == Rule::Renju && color == Color::Black;
-    let threat = combine(pats, keys.map(|k| t.double_four(k, color)), renju_black);
-    // A real double-three is forbidden even next to a four.
-    let threes = pats.iter().filter(|&&x| x == Pattern::Flex3).count();
-    if renju_black && threat != Threat::Five && threes >= 2 && rules::is_forbidden(board, p) {
-        return Threat::Forbidden;
-    }
-    threat
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::rules::{self, threat_at};
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
     use std::time::Instant;

@@ -9,7 +9,7 @@
 //! `MAX_FORBID_DEPTH` levels (deeper, a three counts as real).
 
 use super::board::{Board, Pos, EMPTY};
-use super::pattern::{table, Pattern};
+use super::pattern::{combine, table, Pattern, Threat};
 use crate::types::{Color, Rule};
 
 /// How many levels of "is that four-point itself forbidden?" are followed.
@@ -181,6 +181,64 @@ pub fn winner_at(board: &Board, p: Pos) -> Option<Color> {
         _ => return None,
     };
     is_win(board, p, color).then_some(color)
+}
+
+/// Combine the four line patterns of `color` on the empty point `p`.
+/// Under renju, Black's overline, double-four and real double-three are
+/// `Forbidden`; a five is never forbidden.
+pub fn threat_at(board: &Board, p: Pos, color: Color) -> Threat {
+    let rule = board.rules().rule;
+    let t = table(rule);
+    let keys = board.line_keys(p);
+    let pats = keys.map(|k| t.get(k, color));
+    let renju_black = rule == Rule::Renju && color == Color::Black;
+    let threat = combine(pats, keys.map(|k| t.double_four(k, color)), renju_black);
+    // A real double-three is forbidden even next to a four.
+    let threes = pats.iter().filter(|&&x| x == Pattern::Flex3).count();
+    if renju_black && threat != Threat::Five && threes >= 2 && is_forbidden(board, p) {
+        return Threat::Forbidden;
+    }
+    threat
+}
+
+/// A five on the board that ends the game (never in a continuous game).
+pub fn finished(board: &Board) -> Option<(Color, Pos)> {
+    if board.rules().continuous {
+        return None;
+    }
+    board
+        .cells()
+        .iter()
+        .find_map(|&p| winner_at(board, p).map(|c| (c, p)))
+}
+
+/// The one move chosen without search, for the side to move: win now, else
+/// block the opponent's five, else the legal cell with most stones around
+/// it, nearest the centre. When no empty cell is legal (under renju, every
+/// one left forbidden to Black) any empty cell: a move that loses by the
+/// rules at once is better than none (`is_legal` tells the two apart).
+/// None only on a full board.
+pub fn fallback_move(board: &Board) -> Option<Pos> {
+    let me = board.to_move();
+    let legal: Vec<Pos> = board
+        .empty_cells()
+        .filter(|&p| is_legal(board, p))
+        .collect();
+    if let Some(&p) = legal.iter().find(|&&p| is_win(board, p, me)) {
+        return Some(p);
+    }
+    if let Some(&p) = legal.iter().find(|&&p| is_win(board, p, me.opposite())) {
+        return Some(p);
+    }
+    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
+    legal
+        .into_iter()
+        .min_by_key(|&p| {
+            let (x, y) = board.xy(p);
+            let d = (x as i64 - cx).abs().max((y as i64 - cy).abs());
+            (std::cmp::Reverse(board.near_count(p)), d, p)
+        })
+        .or_else(|| board.empty_cells().next())
 }
 
 #[cfg(test)]

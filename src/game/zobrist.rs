@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::MAX_CELLS;
+use super::geometry::MAX_CELLS;
 
 /// SplitMix64: tiny, fast, well-mixed; good enough for hash keys and for
 /// deterministic choices in tests and the arena.

@@ -1,14 +1,11 @@
 //! The Gomocup protocol: commands in (`command`), answers out (`response`),
-//! the legality guard (`legal`), game state (`session`), thinking on the
-//! opponent's time (`ponder`), SWAP2 decisions (`swap2`), threads and pipes (`io`).
+//! each command turned into calls on the engine (`session`), threads and
+//! pipes (`io`). Everything that thinks is behind `crate::engine`.
 
 pub mod command;
 pub mod io;
-pub mod legal;
-pub mod ponder;
 pub mod response;
 pub mod session;
-pub mod swap2;
 
 pub use command::{parse, Command, ParseError, Parser};
 pub use response::Response;

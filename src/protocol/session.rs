@@ -1,41 +1,36 @@
-//! The protocol session: the one place where game state changes. It owns the
-//! board, the manager's settings (rule, time limits, memory) and the
-//! searcher, and turns each `Command` into `Response` lines.
+//! The protocol session: turns each `Command` into calls on the `Engine`
+//! and the engine's answers and reports into `Response` lines. It keeps
+//! what the manager said with INFO (`Settings`) and hands the engine what
+//! it needs of it: rule, memory, threads, pondering, and each move's
+//! `Limits`. Decoding a BOARD's stones (`own_color`) and the MESSAGE line of
+//! an iteration (`info_text`) are protocol matters and live here; the
+//! position, the searcher, pondering, SWAP2 and the legality guard are the
+//! engine's.
 //!
 //! With pondering on (`INFO pondering 1`, or `INFO game_type 0` unless
-//! pondering was set to 0) the searcher moves to a `Ponder` thread after each
-//! answer; every command that needs the searcher or changes the board takes
-//! it back first, and a TURN onto the predicted position finishes that search
-//! instead of starting a new one (see `ponder`).
+//! pondering was set to 0) the engine thinks after each answer; every
+//! command that needs the searcher or changes the board stops that first
+//! (`keeps_ponder` lists those that do not), and a TURN onto the predicted
+//! position is answered from the ponder search.
 //!
-//! Invariants kept here: every move we send is legal (on the board, empty,
-//! and not forbidden to Black under renju) whatever the searcher returns; a
-//! command answered with `ERROR` leaves the state as it was (a TURN whose
+//! A command answered with `ERROR` leaves the state as it was (a TURN whose
 //! stone ends the game is the one exception: the stone stays, so TAKEBACK
 //! can still undo it).
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::command::{BoardStone, Command, Field, Info};
-use super::legal::{fallback_move, finished, is_legal};
-use super::ponder::{self, Ponder};
 use super::response::Response;
-use super::swap2;
+use crate::engine::{swap2, Engine, Limits, Report};
 use crate::game::board::EMPTY;
 use crate::game::pattern;
-use crate::game::rules::{forbidden_points, is_forbidden, is_win};
-use crate::game::{Board, Pos};
-use crate::search::{
-    time, tt_bytes_for, Limits, SearchInfo, SearchOptions, SearchRequest, SearchResult, Searcher,
-    DEFAULT_MEMORY,
-};
-use crate::types::{score_text, Color, Rule, RuleSet, Score};
+use crate::game::rules::{finished, forbidden_points};
+use crate::game::Board;
+use crate::search::{SearchInfo, SearchOptions, DEFAULT_MEMORY};
+use crate::types::{score_text, Color, Rule, RuleSet};
 
-/// Per-turn budget assumed for SWAP2 decisions when the manager gave none.
-const DEFAULT_SWAP2_MS: u64 = 5_000;
 /// `INFO time_left` at or above this means "untimed".
 const UNLIMITED_TIME: i64 = i32::MAX as i64;
 
@@ -61,12 +56,11 @@ pub struct Settings {
     /// `INFO pondering` (None: not given, then game_type 0 decides).
     pub pondering: Option<bool>,
     pub caution_factor: i64,
-    pub strength: i64,
 }
 
 impl Settings {
     /// Bytes the whole process may use (`INFO max_memory`, else the 350 MB
-    /// Gomocup limit); the searcher sizes its tables from this.
+    /// Gomocup limit); the engine sizes its tables from this.
     pub fn memory_budget(&self) -> usize {
         if self.max_memory == 0 {
             DEFAULT_MEMORY
@@ -80,6 +74,18 @@ impl Settings {
     /// Off by default: tournament managers suspend the brain anyway.
     pub fn ponder_enabled(&self) -> bool {
         self.pondering.unwrap_or(self.game_type == Some(0))
+    }
+
+    /// The limits of a move whose command arrived at `start`.
+    fn limits(&self, start: Instant) -> Limits {
+        Limits {
+            turn_ms: self.timeout_turn,
+            match_ms: self.timeout_match,
+            time_left_ms: self.time_left,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            start,
+        }
     }
 }
 
@@ -102,28 +108,13 @@ impl Ctx {
 }
 
 pub struct Session {
-    board: Option<Board>,
     settings: Settings,
-    searcher: Option<Searcher>,
-    searcher_bytes: usize,
-    /// Search switches from the command line (A/B matches); defaults otherwise.
-    options: SearchOptions,
-    /// The search running on the opponent's time; it holds the searcher
-    /// (`searcher` is None meanwhile).
-    ponder: Option<Ponder>,
-}
-
-/// A move chosen by a search, checked legal.
-struct Chosen {
-    mv: Pos,
-    score: Score,
-    pv: Vec<Pos>,
-    depth: u32,
+    engine: Engine,
 }
 
 /// Commands during which a ponder search may go on: they neither need the
 /// searcher nor change the board. TURN and BOARD keep it too: they end in
-/// `answer_move`, which decides between a hit and a miss.
+/// `Engine::go`, which decides between a hit and a miss.
 fn keeps_ponder(cmd: &Command) -> bool {
     match cmd {
         Command::About
@@ -165,6 +156,15 @@ fn err(s: impl Into<String>) -> Response {
 
 const NO_BOARD: &str = "no board: send START first";
 
+/// The engine's reports as MESSAGE lines; iterations are shown on `view`
+/// (the board searched: coordinates are the protocol's).
+fn report_to<'a>(view: &'a Board, out: Out<'a>) -> impl FnMut(Report) + 'a {
+    move |r: Report| match r {
+        Report::Iteration(info) => out(Response::Message(info_text(view, info))),
+        Report::Note(text) => out(Response::Message(text)),
+    }
+}
+
 impl Session {
     pub fn new() -> Self {
         Session::with_options(SearchOptions::default())
@@ -173,21 +173,22 @@ impl Session {
     /// A session whose searches use `options` (e.g. without the threat solver).
     pub fn with_options(options: SearchOptions) -> Self {
         Session {
-            board: None,
             settings: Settings::default(),
-            searcher: None,
-            searcher_bytes: 0,
-            options,
-            ponder: None,
+            engine: Engine::new(options),
         }
     }
 
     pub fn board(&self) -> Option<&Board> {
-        self.board.as_ref()
+        self.engine.board()
     }
 
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The engine behind the session (tests).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// Handle one command, collecting the answers (for tests).
@@ -200,45 +201,31 @@ impl Session {
     /// Handle one command; answers (including MESSAGE lines while
     /// searching) go to `out` as they are produced.
     pub fn handle(&mut self, cmd: Command, ctx: &Ctx, out: Out) {
-        if self.ponder.is_some() && !keeps_ponder(&cmd) {
-            self.stop_ponder();
+        if self.engine.pondering() && !keeps_ponder(&cmd) {
+            self.engine.stop_pondering();
         }
         self.dispatch(cmd, ctx, out);
-        if self.ponder.is_some() && !self.settings.ponder_enabled() {
-            self.stop_ponder();
-        }
+        self.engine.set_pondering(self.settings.ponder_enabled());
     }
 
     /// Is a ponder search running (for tests)?
     pub fn pondering(&self) -> bool {
-        self.ponder.is_some()
-    }
-
-    /// Stop the ponder search, if any, and take the searcher back (a
-    /// searcher lost to a panic is rebuilt by `prepare`).
-    fn stop_ponder(&mut self) {
-        if let Some(p) = self.ponder.take() {
-            log::debug!("ponder stopped at depth {}", p.depth());
-            self.searcher = p.stop();
-        }
+        self.engine.pondering()
     }
 
     fn dispatch(&mut self, cmd: Command, ctx: &Ctx, out: Out) {
         match cmd {
             Command::Start(n) => self.start(n, n, out),
             Command::RectStart(w, h) => self.start(w, h, out),
-            Command::Restart => match &self.board {
-                None => out(err(NO_BOARD)),
-                Some(b) => {
-                    let (w, h) = (b.width(), b.height());
-                    self.start(w as i64, h as i64, out);
-                    if let Some(s) = &mut self.searcher {
-                        s.clear();
-                    }
-                }
+            Command::Restart => match self.engine.restart() {
+                Ok(()) => out(Response::Ok),
+                Err(e) => out(err(e)),
             },
             Command::Begin => self.begin(ctx, out),
-            Command::Turn(x, y) => self.turn(x, y, ctx, out),
+            Command::Turn(x, y) => match self.engine.opponent_move(x, y) {
+                Ok(()) => self.answer_move(ctx, out),
+                Err(e) => out(err(e)),
+            },
             Command::Board { analysis, stones } => self.set_board(analysis, &stones, ctx, out),
             Command::Info(info) => self.info(info),
             Command::End | Command::Stop => {}
@@ -248,22 +235,24 @@ impl Session {
                 author: ENGINE_AUTHOR.into(),
                 country: ENGINE_COUNTRY.into(),
             }),
-            Command::Takeback(x, y) => self.takeback(x, y, out),
-            Command::Play(x, y) => self.play(x, y, out),
+            Command::Takeback(x, y) => match self.engine.takeback(x, y) {
+                Ok(()) => out(Response::Ok),
+                Err(e) => out(err(e)),
+            },
+            Command::Play(x, y) => match self.engine.force_move(x, y) {
+                Ok(()) => out(Response::Move(x as usize, y as usize)),
+                Err(e) => out(err(e)),
+            },
             Command::Swap2Board(stones) => self.swap2(&stones, ctx, out),
             Command::NBest(n) => self.nbest(n, ctx, out),
-            Command::ShowForbid => match &self.board {
+            Command::ShowForbid => match self.engine.board() {
                 None => out(err(NO_BOARD)),
                 Some(b) => {
                     let pts = forbidden_points(b).into_iter().map(|p| b.xy(p)).collect();
                     out(Response::Forbid(pts))
                 }
             },
-            Command::HashClear => {
-                if let Some(s) = &mut self.searcher {
-                    s.clear();
-                }
-            }
+            Command::HashClear => self.engine.clear(),
             Command::ShowInfo => {
                 let s = &self.settings;
                 out(Response::Message(format!(
@@ -273,16 +262,16 @@ impl Session {
                 out(Response::Message(format!(
                     "INFO MAX_THREAD_NUM {} threads {}",
                     crate::search::clamp_threads(i64::MAX),
-                    self.threads()
+                    self.engine.threads()
                 )));
-                if let Some(p) = &self.ponder {
-                    out(Response::Message(p.describe()));
+                if let Some(status) = self.engine.ponder_status() {
+                    out(Response::Message(status));
                 } else if s.ponder_enabled() {
                     out(Response::Message("ponder idle".into()));
                 }
                 out(Response::Message(format!(
                     "INFO MAX_HASH_SIZE {}",
-                    tt_bytes_for(s.memory_budget()) >> 20
+                    self.engine.table_mb()
                 )));
                 out(Response::Message(format!(
                     "INFO rule {} timeout_turn {:?} timeout_match {:?} time_left {:?} max_memory {} max_depth {:?} max_node {:?}",
@@ -292,50 +281,10 @@ impl Session {
         }
     }
 
-    /// Search threads for the next search: `INFO thread_num` within the
-    /// machine's cores and what the memory budget leaves room for.
-    fn threads(&self) -> usize {
-        let s = &self.settings;
-        crate::search::clamp_threads(s.thread_num)
-            .min(crate::search::threads_for_memory(s.memory_budget()))
-    }
-
-    /// Build what the searcher needs (tables sized for the memory budget,
-    /// the rule's pattern table) now, so the first move's clock does not
-    /// pay for it. Called on START and INFO rule/max_memory, and before
-    /// every search.
-    pub fn prepare(&mut self) {
-        self.stop_ponder();
-        let bytes = self.settings.memory_budget();
-        if self.searcher.is_none() || self.searcher_bytes != bytes {
-            self.searcher = None; // free the old tables first
-            let mut searcher = Searcher::new(bytes);
-            searcher.options = self.options;
-            self.searcher = Some(searcher);
-            self.searcher_bytes = bytes;
-        }
-        let threads = self.threads();
-        if let Some(s) = &mut self.searcher {
-            s.set_threads(threads);
-        }
-        pattern::table(self.settings.rules.rule);
-    }
-
     fn start(&mut self, w: i64, h: i64, out: Out) {
-        let (Ok(wu), Ok(hu)) = (usize::try_from(w), usize::try_from(h)) else {
-            return out(err(format!("unsupported board size {w}x{h}")));
-        };
-        match Board::new(wu, hu, self.settings.rules) {
-            Ok(b) => {
-                self.board = Some(b);
-                // Build every table before answering: managers suspend the
-                // brain right after START and INFO, so anything still to
-                // build would be charged to the first move's clock.
-                self.prepare();
-                crate::search::warm_up_tables_blocking();
-                out(Response::Ok);
-            }
-            Err(e) => out(err(e.to_string())),
+        match self.engine.new_game(w, h) {
+            Ok(()) => out(Response::Ok),
+            Err(e) => out(err(e)),
         }
     }
 
@@ -350,302 +299,70 @@ impl Session {
             Info::TimeLeft(v) => s.time_left = (v < UNLIMITED_TIME).then_some(v),
             Info::MaxMemory(v) => {
                 s.max_memory = nonneg(v).unwrap_or(0);
-                if self.board.is_some() {
-                    self.prepare();
+                self.engine.set_memory(s.memory_budget());
+                if self.engine.board().is_some() {
+                    self.engine.prepare();
                 }
             }
             Info::GameType(v) => s.game_type = Some(v),
             Info::Rule(v) => match u32::try_from(v) {
                 Ok(bits) => {
                     s.rules = RuleSet::from_bits(bits);
-                    if let Some(b) = &mut self.board {
-                        b.set_rules(s.rules);
-                        self.prepare();
-                    }
+                    self.engine.set_rules(s.rules);
                 }
                 Err(_) => log::warn!("INFO rule {v}: ignored"),
             },
             Info::Evaluate(x, y) => log::debug!("INFO evaluate {x},{y}"),
             Info::Folder(f) => s.folder = Some(f),
-            Info::ThreadNum(v) => s.thread_num = v,
+            Info::ThreadNum(v) => {
+                s.thread_num = v;
+                self.engine.set_threads(v);
+            }
             Info::MaxDepth(v) => s.max_depth = u32::try_from(v).ok().filter(|&d| d > 0),
             Info::MaxNode(v) => s.max_nodes = nonneg(v).filter(|&n| n > 0),
             Info::Pondering(v) => s.pondering = Some(v != 0),
             Info::CautionFactor(v) => s.caution_factor = v,
-            Info::Strength(v) => s.strength = v,
+            // Accepted for managers that send it; Sente has one strength.
+            Info::Strength(v) => log::debug!("INFO strength {v}: ignored"),
             Info::Unknown(k) => log::debug!("INFO {k}: unknown key ignored"),
         }
     }
 
-    fn limits(&self, start: Instant) -> Limits {
-        let s = &self.settings;
-        Limits {
-            turn_ms: s.timeout_turn,
-            match_ms: s.timeout_match,
-            time_left_ms: s.time_left,
-            max_depth: s.max_depth,
-            max_nodes: s.max_nodes,
-            start,
-        }
-    }
-
-    /// Run the searcher on a copy of `board` (so a search bug can never
-    /// corrupt the game), reporting each iteration as a MESSAGE line.
-    fn think(
-        &mut self,
-        board: &Board,
-        limits: Limits,
-        multipv: usize,
-        ctx: &Ctx,
-        out: Out,
-    ) -> Option<SearchResult> {
-        self.prepare();
-        let searcher = self.searcher.as_mut()?;
-        let req = SearchRequest {
-            limits,
-            stop: ctx.stop.clone(),
-            multipv: multipv.max(1),
-        };
-        let mut copy = board.clone();
-        let view = board.clone();
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(&mut copy, &req, &mut |info: &SearchInfo| {
-                out(Response::Message(info_text(&view, info)))
-            })
-        }));
-        match result {
-            Ok(r) => Some(r),
-            Err(_) => {
-                log::error!("search panicked; playing a fallback move");
-                self.searcher = None;
-                None
-            }
-        }
-    }
-
-    /// Search `board` for the side to move and return a legal move.
-    fn best_move(
-        &mut self,
-        board: &Board,
-        limits: Limits,
-        ctx: &Ctx,
-        out: Out,
-    ) -> Result<(Pos, Score), String> {
-        self.search_move(board, limits, ctx, out)
-            .map(|c| (c.mv, c.score))
-    }
-
-    /// `best_move` with the principal variation and depth.
-    fn search_move(
-        &mut self,
-        board: &Board,
-        limits: Limits,
-        ctx: &Ctx,
-        out: Out,
-    ) -> Result<Chosen, String> {
-        if board.is_full() {
-            return Err("board is full: the game is a draw".into());
-        }
-        if let Some((c, p)) = finished(board) {
-            let (x, y) = board.xy(p);
-            return Err(format!("game is over: {c:?} has five at {x},{y}"));
-        }
-        let result = self.think(board, limits, 1, ctx, out);
-        if let Some(r) = &result {
-            if let Some(c) = legal_choice(board, r) {
-                return Ok(c);
-            }
-            log::warn!("search returned no legal move ({:?}); falling back", r.best);
-        }
-        match fallback_move(board) {
-            Some(p) => Ok(Chosen {
-                mv: p,
-                score: 0,
-                pv: vec![p],
-                depth: 0,
-            }),
-            // Empty cells but no legal one: under renju every cell left is
-            // forbidden to Black. Any answer loses, but a move ends the game
-            // at once by the rules, where silence would be a time forfeit.
-            None => match board.empty_cells().next() {
-                Some(p) => {
-                    let (x, y) = board.xy(p);
-                    out(Response::Message(format!(
-                        "no legal move: every empty cell is forbidden to Black; playing {x},{y}"
-                    )));
-                    Ok(Chosen {
-                        mv: p,
-                        score: 0,
-                        pv: vec![p],
-                        depth: 0,
-                    })
-                }
-                None => Err("no legal move left".into()),
-            },
-        }
-    }
-
-    /// On a ponder hit (the board is the position the ponder search is
-    /// looking at), finish that search under this move's time plan and
-    /// return its move. On anything else stop the ponder search (its table
-    /// entries stay) and return None: the caller searches as usual.
-    fn ponder_answer(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        ctx: &Ctx,
-        out: Out,
-    ) -> Option<Chosen> {
-        let p = self.ponder.take()?;
-        let predicted = p.predicted().map(|q| board.xy(q));
-        // A hit needs one completed iteration; before that the ponder search
-        // has hardly begun and a fresh search with this move's budgets (the
-        // threat solver's above all) is the better start.
-        if !p.is_hit(board) || p.depth() == 0 {
-            let depth = p.depth();
-            self.searcher = p.stop();
-            let text = match predicted {
-                Some((x, y)) => format!("ponder miss: predicted {x},{y} (depth {depth})"),
-                None => format!("ponder miss: no prediction (depth {depth})"),
-            };
-            log::info!(
-                "{text}, stopped {} ms after the move arrived",
-                ctx.received.elapsed().as_millis()
-            );
-            out(Response::Message(text));
-            return None;
-        }
-        let empty = board.cell_count().saturating_sub(board.stone_count());
-        let plan = time::plan(limits, empty);
-        let (searcher, result, report) = p.finish_hit(plan, ctx.received, &ctx.stop);
-        self.searcher = searcher;
-        let chosen = result.as_ref().and_then(|r| legal_choice(board, r))?;
-        let r = result.as_ref()?;
-        out(Response::Message(info_text(
-            board,
-            &SearchInfo {
-                depth: r.depth,
-                score: r.score,
-                nodes: r.nodes,
-                elapsed: ctx.received.elapsed(),
-                pv: r.pv.clone(),
-            },
-        )));
-        let (x, y) = predicted.unwrap_or_default();
-        let text = format!(
-            "ponder hit: {x},{y} depth {} (depth {} after {} ms pondering), {} ms on this move",
-            report.depth, report.depth_at_hit, report.ponder_ms, report.turn_ms
-        );
-        log::info!("{text}");
-        out(Response::Message(text));
-        Some(chosen)
-    }
-
-    /// Ponder after our move `ours` (already on the board), predicting the
-    /// reply from `pv`.
-    fn start_ponder(&mut self, ours: Pos, pv: &[Pos]) {
-        let Some(board) = &self.board else { return };
-        let target = ponder::target(board, ours, pv);
-        let s = &self.settings;
-        log::debug!("pondering {target:?}");
-        self.ponder = Ponder::start(&mut self.searcher, board, target, s.max_depth, s.max_nodes);
-    }
-
     /// Search, play our move on the board and answer it.
     fn answer_move(&mut self, ctx: &Ctx, out: Out) {
-        let Some(board) = self.board.clone() else {
+        let Some(view) = self.engine.board().cloned() else {
             return out(err(NO_BOARD));
         };
-        let limits = self.limits(ctx.received);
-        let chosen = match self.ponder_answer(&board, &limits, ctx, out) {
-            Some(c) => Ok(c),
-            None => self.search_move(&board, limits, ctx, out),
+        let limits = self.settings.limits(ctx.received);
+        let chosen = {
+            let mut report = report_to(&view, out);
+            self.engine.go(&limits, &ctx.stop, &mut report)
         };
         match chosen {
             Ok(c) => {
-                let b = self.board.as_mut().expect("board checked above");
-                b.play(c.mv);
-                let (x, y) = b.xy(c.mv);
+                let (x, y) = view.xy(c.mv);
                 // Timed before answering: a manager may suspend us right after.
                 let ms = ctx.received.elapsed().as_millis();
                 out(Response::Move(x, y));
                 log::info!("move {x},{y} depth {} in {ms} ms", c.depth);
-                if self.settings.ponder_enabled() {
-                    self.start_ponder(c.mv, &c.pv);
-                }
+                let s = &self.settings;
+                self.engine.start_pondering(&c, s.max_depth, s.max_nodes);
             }
             Err(e) => out(err(e)),
         }
     }
 
     fn begin(&mut self, ctx: &Ctx, out: Out) {
-        match &self.board {
+        match self.engine.board() {
             None => out(err(NO_BOARD)),
             Some(b) if b.stone_count() != 0 => out(err("BEGIN: the board is not empty")),
             Some(_) => self.answer_move(ctx, out),
         }
     }
 
-    fn turn(&mut self, x: i64, y: i64, ctx: &Ctx, out: Out) {
-        let Some(b) = &mut self.board else {
-            return out(err(NO_BOARD));
-        };
-        if let Some((c, p)) = finished(b) {
-            let (px, py) = b.xy(p);
-            return out(err(format!("game is over: {c:?} has five at {px},{py}")));
-        }
-        let color = b.to_move();
-        let p = match b.try_make(x, y, color) {
-            Ok(p) => p,
-            Err(e) => return out(err(format!("TURN: {e}"))),
-        };
-        if color == Color::Black && b.rules().rule == Rule::Renju {
-            let mut before = b.clone();
-            before.unmake();
-            if is_forbidden(&before, p) {
-                log::warn!("TURN {x},{y}: the opponent played a forbidden point");
-            }
-        }
-        if !b.rules().continuous && is_win(b, p, color) {
-            return out(err(format!("game is over: {x},{y} completes a five")));
-        }
-        if b.is_full() {
-            return out(err("board is full: the game is a draw"));
-        }
-        self.answer_move(ctx, out)
-    }
-
-    fn takeback(&mut self, x: i64, y: i64, out: Out) {
-        let Some(b) = &mut self.board else {
-            return out(err(NO_BOARD));
-        };
-        let Some(p) = b.pos(x, y) else {
-            return out(err(format!("TAKEBACK: {x},{y} is outside the board")));
-        };
-        match b.last_move() {
-            Some(m) if m.pos == p => {
-                b.unmake();
-                out(Response::Ok)
-            }
-            _ if b.cell(p) == EMPTY => out(err(format!("TAKEBACK: no stone at {x},{y}"))),
-            _ => out(err(format!("TAKEBACK: {x},{y} is not the last move"))),
-        }
-    }
-
-    fn play(&mut self, x: i64, y: i64, out: Out) {
-        let Some(b) = &mut self.board else {
-            return out(err(NO_BOARD));
-        };
-        let color = b.to_move();
-        match b.try_make(x, y, color) {
-            Ok(_) => out(Response::Move(x as usize, y as usize)),
-            Err(e) => out(err(format!("PLAY: {e}"))),
-        }
-    }
-
     /// Build the position a BOARD describes; see `own_color` for colours.
     fn build_board(&self, stones: &[BoardStone]) -> Result<Board, String> {
-        let cur = self.board.as_ref().ok_or(NO_BOARD)?;
+        let cur = self.engine.board().ok_or(NO_BOARD)?;
         let mut b = Board::new(cur.width(), cur.height(), self.settings.rules)
             .map_err(|e| e.to_string())?;
         for s in stones {
@@ -678,7 +395,7 @@ impl Session {
             Err(e) => return out(err(e)),
         };
         if analysis {
-            self.board = Some(b);
+            self.engine.set_board(b);
             return;
         }
         if b.is_full() {
@@ -690,48 +407,20 @@ impl Session {
                 "BOARD: game is over: {c:?} has five at {x},{y}"
             )));
         }
-        self.board = Some(b);
+        self.engine.set_board(b);
         self.answer_move(ctx, out)
     }
 
-    /// Limits for one of `parts` short searches sharing this turn's budget.
-    fn share_limits(&self, ctx: &Ctx, parts: u64) -> Limits {
-        let s = &self.settings;
-        let mut budget = s.timeout_turn.unwrap_or(DEFAULT_SWAP2_MS);
-        if let Some(left) = s.time_left {
-            budget = budget.min(u64::try_from(left.max(0)).unwrap_or(0) / 8);
-        }
-        let spent = ctx.received.elapsed().as_millis() as u64;
-        let budget = (budget * 8 / 10).saturating_sub(spent);
-        Limits {
-            turn_ms: Some(budget / parts.max(1)),
-            match_ms: None,
-            time_left_ms: None,
-            max_depth: s.max_depth,
-            max_nodes: s.max_nodes,
-            start: Instant::now(),
-        }
-    }
-
     fn swap2(&mut self, stones: &[(i64, i64)], ctx: &Ctx, out: Out) {
-        let Some(cur) = &self.board else {
+        let Some(view) = self.engine.board().cloned() else {
             return out(err(NO_BOARD));
         };
-        let mut b = match Board::new(cur.width(), cur.height(), self.settings.rules) {
-            Ok(b) => b,
-            Err(e) => return out(err(e.to_string())),
+        let limits = self.settings.limits(ctx.received);
+        let decision = {
+            let mut report = report_to(&view, out);
+            self.engine.swap2(stones, &limits, &ctx.stop, &mut report)
         };
-        for &(x, y) in stones {
-            let c = b.to_move();
-            if let Err(e) = b.try_make(x, y, c) {
-                return out(err(format!("SWAP2BOARD: {e}")));
-            }
-        }
-        let mut probe = |pos: &Board, parts: u64| {
-            let limits = self.share_limits(ctx, parts);
-            self.best_move(pos, limits, ctx, out)
-        };
-        match swap2::decide(b, &mut probe) {
+        match decision {
             Ok(d) => {
                 out(Response::Message(d.note));
                 let answer = match d.answer {
@@ -744,7 +433,6 @@ impl Session {
                         Response::Moves(ms.iter().map(|&p| d.board.xy(p)).collect())
                     }
                 };
-                self.board = Some(d.board);
                 out(answer)
             }
             Err(e) => out(err(e)),
@@ -754,66 +442,33 @@ impl Session {
     /// YXNBEST n: the n best moves as MESSAGE lines, then the best one as the
     /// answer. The board is not changed (analysis).
     fn nbest(&mut self, n: i64, ctx: &Ctx, out: Out) {
-        let Some(board) = self.board.clone() else {
+        let Some(view) = self.engine.board().cloned() else {
             return out(err(NO_BOARD));
         };
         if n < 1 {
             return out(err(format!("YXNBEST: count {n} must be at least 1")));
         }
-        if board.is_full() {
-            return out(err("board is full: the game is a draw"));
-        }
-        let empties = board.empty_cells().count();
-        let n = (n as usize).min(empties);
-        let limits = self.limits(ctx.received);
-        let result = self.think(&board, limits, n, ctx, out);
-        let mut ranked: Vec<(Pos, Score)> = result
-            .map(|r| r.ranked)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|&(p, _)| is_legal(&board, p))
-            .collect();
-        ranked.truncate(n);
-        if ranked.is_empty() {
-            match fallback_move(&board) {
-                Some(p) => ranked.push((p, 0)),
-                None => return out(err("no legal move left")),
-            }
-        }
+        let limits = self.settings.limits(ctx.received);
+        let ranked = {
+            let mut report = report_to(&view, out);
+            self.engine
+                .analyse(n as usize, &limits, &ctx.stop, &mut report)
+        };
+        let ranked = match ranked {
+            Ok(r) => r,
+            Err(e) => return out(err(e)),
+        };
         for (i, &(p, s)) in ranked.iter().enumerate() {
-            let (x, y) = board.xy(p);
+            let (x, y) = view.xy(p);
             out(Response::Message(format!(
                 "nbest {} {x},{y} ev {}",
                 i + 1,
                 score_text(s)
             )));
         }
-        let (x, y) = board.xy(ranked[0].0);
+        let (x, y) = view.xy(ranked[0].0);
         out(Response::Move(x, y))
     }
-}
-
-/// The first legal move among the result's best move, ranked moves and PV.
-fn legal_choice(board: &Board, r: &SearchResult) -> Option<Chosen> {
-    let candidates = std::iter::once(r.best)
-        .chain(r.ranked.iter().map(|&(p, _)| p))
-        .chain(r.pv.first().copied());
-    for p in candidates {
-        if is_legal(board, p) {
-            let pv = if r.pv.first() == Some(&p) {
-                r.pv.clone()
-            } else {
-                vec![p]
-            };
-            return Some(Chosen {
-                mv: p,
-                score: r.score,
-                pv,
-                depth: r.depth,
-            });
-        }
-    }
-    None
 }
 
 /// The colour of the brain's stones (field 1) in a BOARD. The brain is to
@@ -894,10 +549,10 @@ mod tests {
         let mut s = Session::with_options(off);
         s.handle_vec(Command::Info(Info::MaxMemory(8 << 20)));
         s.handle_vec(Command::Start(15));
-        assert_eq!(s.searcher.as_ref().map(|x| x.options), Some(off));
+        assert_eq!(s.engine().searcher_options(), Some(off));
         // A new table size builds a new searcher: the options stay.
         s.handle_vec(Command::Info(Info::MaxMemory(16 << 20)));
-        assert_eq!(s.searcher.as_ref().map(|x| x.options), Some(off));
+        assert_eq!(s.engine().searcher_options(), Some(off));
     }
 
     /// A session with small tables, so tests do not allocate 150 MB each.
@@ -1323,14 +978,14 @@ mod tests {
         run(&mut s, "INFO max_memory 83886080");
         run(&mut s, "INFO thread_num 2");
         run(&mut s, "START 15");
-        assert_eq!(s.searcher.as_ref().unwrap().threads(), 2.min(cores));
+        assert_eq!(s.engine().searcher_threads(), Some(2.min(cores)));
         run(&mut s, "INFO thread_num 0");
         run(&mut s, "START 15");
-        assert_eq!(s.searcher.as_ref().map(|x| x.threads()), Some(1));
+        assert_eq!(s.engine().searcher_threads(), Some(1));
         // 40 MB leaves no room for helpers, whatever is asked.
         run(&mut s, "INFO max_memory 41943040");
         run(&mut s, "INFO thread_num 64");
         run(&mut s, "START 15");
-        assert_eq!(s.searcher.as_ref().unwrap().threads(), 1);
+        assert_eq!(s.engine().searcher_threads(), Some(1));
     }
 }

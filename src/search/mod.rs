@@ -24,8 +24,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::game::rules::fallback_move;
 use crate::game::{Board, Pos};
 use crate::types::{is_mate_score, mate_in, mated_in, Score, INFINITE, MATE};
+use time::TimePlan;
 
 use alphabeta::{Tree, TreeLimits};
 use movegen::{Gen, Position};
@@ -33,43 +35,24 @@ use ordering::{Ordering as MoveOrdering, MAX_PLY};
 pub use smp::{clamp_threads, MAX_THREADS};
 use smp::{HelperJob, HelperState};
 use threat::ThreatSolver;
-use tt::{Bound, Tt};
+pub use tt::{threads_for_memory, tt_bytes_for, DEFAULT_MEMORY};
+use tt::{tt_bytes_for_threads, Bound, Tt};
 use watchdog::Watchdog;
 
-/// Everything the manager told us that bounds one search.
+/// One search job: a time plan (made by the engine's time manager,
+/// `time::plan`), the depth and node limits, the stop flag and how many best
+/// moves to rank.
 #[derive(Clone, Debug)]
-pub struct Limits {
-    /// `INFO timeout_turn` in ms (None: not given; Some(0): answer at once).
-    pub turn_ms: Option<u64>,
-    /// `INFO timeout_match` in ms (None or 0: unlimited).
-    pub match_ms: Option<u64>,
-    /// `INFO time_left` in ms, if the game is timed.
-    pub time_left_ms: Option<i64>,
+pub struct SearchRequest {
+    /// Soft and hard limits, in ms from `start`.
+    pub plan: TimePlan,
+    /// When the clock started (the manager's command arrived, not when the
+    /// search began).
+    pub start: Instant,
     /// `INFO max_depth`.
     pub max_depth: Option<u32>,
     /// `INFO max_node`.
     pub max_nodes: Option<u64>,
-    /// When the request arrived (the clock starts here, not when search starts).
-    pub start: Instant,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            turn_ms: None,
-            match_ms: None,
-            time_left_ms: None,
-            max_depth: None,
-            max_nodes: None,
-            start: Instant::now(),
-        }
-    }
-}
-
-/// One search job.
-#[derive(Clone, Debug)]
-pub struct SearchRequest {
-    pub limits: Limits,
     /// Set by another thread (END, YXSTOP) to stop at once.
     pub stop: Arc<AtomicBool>,
     /// Number of best moves wanted (YXNBEST); 1 for normal play.
@@ -77,12 +60,26 @@ pub struct SearchRequest {
 }
 
 impl SearchRequest {
-    pub fn new(limits: Limits) -> Self {
+    /// A request under `plan`, its clock started at `start`.
+    pub fn planned(
+        plan: TimePlan,
+        start: Instant,
+        max_depth: Option<u32>,
+        max_nodes: Option<u64>,
+    ) -> Self {
         SearchRequest {
-            limits,
+            plan,
+            start,
+            max_depth,
+            max_nodes,
             stop: Arc::new(AtomicBool::new(false)),
             multipv: 1,
         }
+    }
+
+    /// No clock: only the depth or node limit (or the stop flag) ends it.
+    pub fn untimed(max_depth: Option<u32>, max_nodes: Option<u64>) -> Self {
+        SearchRequest::planned(TimePlan::UNLIMITED, Instant::now(), max_depth, max_nodes)
     }
 
     pub fn stopped(&self) -> bool {
@@ -112,13 +109,6 @@ pub struct SearchResult {
     pub ranked: Vec<(Pos, Score)>,
 }
 
-/// Memory assumed when the manager gives none (Gomocup default: 350 MB).
-pub const DEFAULT_MEMORY: usize = 350 << 20;
-/// Memory kept aside for everything but the table (pattern tables, board,
-/// buffers, the protocol).
-const RESERVED_MEMORY: usize = 40 << 20;
-/// Largest table we allocate, whatever the budget.
-const MAX_TT_BYTES: usize = 1 << 30;
 /// Aspiration window half-width, and the widening past which a failing
 /// iteration is searched with an open window.
 const ASPIRATION: Score = 60;
@@ -300,38 +290,6 @@ pub fn warm_up_tables_blocking() {
     }
 }
 
-/// Bytes of transposition table for a whole-process memory budget.
-pub fn tt_bytes_for(memory_bytes: usize) -> usize {
-    tt_bytes_for_threads(memory_bytes, 1)
-}
-
-fn budget_of(memory_bytes: usize) -> usize {
-    if memory_bytes == 0 {
-        DEFAULT_MEMORY
-    } else {
-        memory_bytes
-    }
-}
-
-/// Bytes of transposition table for a memory budget shared with
-/// `threads` − 1 helper threads, each counted as `smp::HELPER_BYTES`.
-pub fn tt_bytes_for_threads(memory_bytes: usize, threads: usize) -> usize {
-    let helpers = threads.saturating_sub(1).saturating_mul(smp::HELPER_BYTES);
-    (budget_of(memory_bytes)
-        .saturating_sub(RESERVED_MEMORY)
-        .saturating_sub(helpers)
-        / 2)
-    .clamp(64 << 10, MAX_TT_BYTES)
-}
-
-/// The most search threads a memory budget allows: helpers may take at
-/// most half of what is left after the reserve (the table keeps the rest),
-/// so under 48 MB there is room for none.
-pub fn threads_for_memory(memory_bytes: usize) -> usize {
-    let spare = budget_of(memory_bytes).saturating_sub(RESERVED_MEMORY) / 2;
-    (1 + spare / smp::HELPER_BYTES).min(MAX_THREADS)
-}
-
 impl Searcher {
     /// A searcher whose tables use about `memory_bytes` in all
     /// (0: the 350 MB default).
@@ -412,28 +370,25 @@ impl Searcher {
         self.tt.bytes()
     }
 
+    /// Search `board` (left as it was) for the side to move under `req`,
+    /// reporting each completed iteration to `on_info`. First the root
+    /// probe settles what needs no tree (a five, a lost position, a single
+    /// move, a threat-solver win) and drops root moves that let the
+    /// opponent's VCF through; then iterative deepening searches the rest.
     pub fn search(
         &mut self,
         board: &mut Board,
         req: &SearchRequest,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let limits = &req.limits;
         let empty = board.cell_count().saturating_sub(board.stone_count());
-        let plan = time::plan(limits, empty);
+        let plan = req.plan;
         self.tt.new_search();
         self.ord.new_search();
         for h in self.helpers.iter_mut() {
             h.ord.new_search();
         }
-        let multipv = req.multipv.max(1);
-        let max_depth = limits
-            .max_depth
-            .map(|d| d.max(1) as i32)
-            .unwrap_or(MAX_PLY as i32 - 8)
-            .min(MAX_PLY as i32 - 8);
-        let max_nodes = limits.max_nodes.filter(|&n| n > 0).unwrap_or(u64::MAX);
-        let root_key = board.hash();
+        let max_nodes = req.max_nodes.filter(|&n| n > 0).unwrap_or(u64::MAX);
 
         if board.is_full() || empty == 0 {
             return SearchResult {
@@ -458,7 +413,7 @@ impl Searcher {
         // The hard deadline is enforced by a timer thread raising the flag
         // every part of the search polls (the solver has only node budgets).
         let deadline = (!plan.unlimited && !plan.instant)
-            .then(|| limits.start + Duration::from_millis(plan.hard_ms));
+            .then(|| req.start + Duration::from_millis(plan.hard_ms));
         let watchdog = Watchdog::start(req.stop.clone(), deadline);
         let stop = watchdog.flag();
         let pos = Position::new(board);
@@ -470,57 +425,21 @@ impl Searcher {
             TreeLimits {
                 stop,
                 plan,
-                start: limits.start,
+                start: req.start,
                 max_nodes,
                 leaf_vcf_nodes: budget.leaf,
             },
         );
         let mut moves = Vec::new();
-        let gen = tree.generate(&mut moves);
-        let stm = tree.pos.stm();
-        let immediate = match gen {
-            Gen::Win(p) => Some((p, mate_in(1), vec![p])),
-            Gen::Lost => {
-                // Lost whatever we do: block one five if we may, else any legal move.
-                let p = tree
-                    .pos
-                    .find_five(stm.opposite())
-                    .filter(|&p| tree.pos.legal_for(p, stm))
-                    .or_else(|| {
-                        let mut near = Vec::new();
-                        tree.pos.near_cells(&mut near);
-                        near.into_iter().find(|&p| tree.pos.legal_for(p, stm))
-                    })
-                    .or_else(|| {
-                        let cells: Vec<Pos> = tree.pos.board.empty_cells().collect();
-                        cells.into_iter().find(|&p| tree.pos.legal_for(p, stm))
-                    })
-                    .or_else(|| tree.pos.board.empty_cells().next());
-                p.map(|p| (p, mated_in(2), vec![p]))
-            }
-            Gen::Moves { .. } if moves.is_empty() => {
-                // Renju: every near point forbidden; any legal cell will do.
-                let cells: Vec<Pos> = tree.pos.board.empty_cells().collect();
-                let p = cells
-                    .iter()
-                    .copied()
-                    .find(|&p| tree.pos.legal_for(p, stm))
-                    .or(cells.first().copied());
-                p.map(|p| (p, 0, vec![p]))
-            }
-            Gen::Moves { .. } if moves.len() == 1 && multipv == 1 => {
-                let s = tree.pos.ev.evaluate(stm);
-                Some((moves[0], s, vec![moves[0]]))
-            }
-            Gen::Moves { .. } => root_threats(&mut tree, &mut moves, budget, stop),
-        };
-        if let Some((best, score, pv)) = immediate {
+        if let Some((best, score, pv)) =
+            root_probe(&mut tree, &mut moves, req.multipv.max(1), budget, stop)
+        {
             let nodes = tree.nodes + tree.vcf_nodes;
             let info = SearchInfo {
                 depth: 1,
                 score,
                 nodes,
-                elapsed: limits.start.elapsed(),
+                elapsed: req.start.elapsed(),
                 pv: pv.clone(),
             };
             on_info(&info);
@@ -539,20 +458,139 @@ impl Searcher {
                 ranked: vec![(best, score)],
             };
         }
+        let deepening = Deepening {
+            req,
+            empty,
+            helpers: &mut self.helpers,
+            helper_starts: &self.helper_starts,
+            helpers_live: &self.helpers_live,
+        };
+        let out = deepening.run(&mut tree, &moves, on_info);
+        let seldepth = tree.seldepth;
+        let (tt_probes, tt_hits) = (tree.tt_probes, tree.tt_hits);
+        drop(tree);
+        let mut best = out.completed[0].clone();
+        complete_pv(&self.tt, board, &mut best.pv);
+        if out.depth > 0 && best.pv != out.shown_pv {
+            on_info(&SearchInfo {
+                depth: out.depth,
+                score: out.score,
+                nodes: out.nodes,
+                elapsed: req.start.elapsed(),
+                pv: best.pv.clone(),
+            });
+        }
+        let ranked = out
+            .completed
+            .iter()
+            .take(req.multipv.max(1))
+            .map(|r| (r.mv, r.score))
+            .collect();
+        self.stats = SearchStats {
+            nodes: out.nodes,
+            depth: out.depth,
+            seldepth,
+            tt_probes,
+            tt_hits,
+            elapsed: req.start.elapsed(),
+        };
+        SearchResult {
+            best: best.mv,
+            score: if out.depth > 0 { out.score } else { 0 },
+            pv: best.pv,
+            depth: out.depth,
+            nodes: out.nodes,
+            ranked,
+        }
+    }
+}
 
+/// The root probe: what needs no tree. Generates the root moves into
+/// `moves` and returns the move to play at once (with its score and PV)
+/// when the position decides it: a five to make, a lost position (block
+/// one five if we may; the game's fallback otherwise), no near move (renju:
+/// every near point forbidden), a single move, or a win of the threat
+/// solver. Otherwise the opponent's VCF, if any, leaves only the moves that
+/// defuse it, and iterative deepening takes over.
+fn root_probe(
+    tree: &mut Tree,
+    moves: &mut Vec<Pos>,
+    multipv: usize,
+    budget: ThreatBudget,
+    stop: &AtomicBool,
+) -> Option<(Pos, Score, Vec<Pos>)> {
+    let gen = tree.generate(moves);
+    let stm = tree.pos.stm();
+    match gen {
+        Gen::Win(p) => Some((p, mate_in(1), vec![p])),
+        Gen::Lost => {
+            // Lost whatever we do: block one five if we may, else any move.
+            let p = tree
+                .pos
+                .find_five(stm.opposite())
+                .filter(|&p| tree.pos.legal_for(p, stm))
+                .or_else(|| fallback_move(tree.pos.board));
+            p.map(|p| (p, mated_in(2), vec![p]))
+        }
+        Gen::Moves { .. } if moves.is_empty() => {
+            // Renju: every near point forbidden; any legal cell will do.
+            fallback_move(tree.pos.board).map(|p| (p, 0, vec![p]))
+        }
+        Gen::Moves { .. } if moves.len() == 1 && multipv == 1 => {
+            let s = tree.pos.ev.evaluate(stm);
+            Some((moves[0], s, vec![moves[0]]))
+        }
+        Gen::Moves { .. } => root_threats(tree, moves, budget, stop),
+    }
+}
+
+/// What iterative deepening hands back.
+struct Deepened {
+    /// The root moves of the last completed iteration, best first (with a
+    /// stopped iteration's beater moved to the front).
+    completed: Vec<RootMove>,
+    /// Depth of the last completed iteration (0: none completed).
+    depth: u32,
+    score: Score,
+    nodes: u64,
+    /// The PV of the last iteration reported.
+    shown_pv: Vec<Pos>,
+}
+
+/// Iterative deepening over the root moves, with the Lazy SMP helpers
+/// searching beside the main thread until it is done.
+struct Deepening<'a> {
+    req: &'a SearchRequest,
+    empty: usize,
+    helpers: &'a mut Vec<HelperState>,
+    helper_starts: &'a std::sync::atomic::AtomicUsize,
+    helpers_live: &'a std::sync::atomic::AtomicUsize,
+}
+
+impl Deepening<'_> {
+    fn run(self, tree: &mut Tree, moves: &[Pos], on_info: &mut dyn FnMut(&SearchInfo)) -> Deepened {
+        let req = self.req;
+        let plan = req.plan;
+        let multipv = req.multipv.max(1);
+        let root_key = tree.pos.board.hash();
         let hash_move = tree
             .tt
             .probe(root_key, 0)
             .map(|h| h.mv)
             .unwrap_or(Pos::NONE);
-        let mut rms = RootMove::list(tree.order_root(&moves, hash_move));
+        let mut rms = RootMove::list(tree.order_root(moves, hash_move));
         let mut done_depth = 0;
         // The PV of the last info reported, to report the final choice too
         // when it differs (a stopped iteration's move, a completed PV).
         let mut shown_pv: Vec<Pos> = Vec::new();
         let mut best_score = 0;
         let mut completed: Vec<RootMove> = rms.clone();
-        let max_depth = max_depth.min(empty as i32);
+        let max_depth = req
+            .max_depth
+            .map(|d| d.max(1) as i32)
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .min(MAX_PLY as i32 - 8)
+            .min(self.empty as i32);
         // Lazy SMP: helpers search the same root moves with the shared
         // table until the main thread is done; only the main thread's
         // result is played (so one thread gives exactly the old search).
@@ -560,7 +598,7 @@ impl Searcher {
         let helper_nodes = std::sync::atomic::AtomicU64::new(0);
         let root_moves: Vec<Pos> = rms.iter().map(|r| r.mv).collect();
         let tt: &Tt = tree.tt;
-        let (starts, live) = (&self.helper_starts, &self.helpers_live);
+        let (starts, live) = (self.helper_starts, self.helpers_live);
         std::thread::scope(|scope| {
             for (i, h) in self.helpers.iter_mut().enumerate() {
                 // Each helper searches its own copy of the root position.
@@ -570,7 +608,7 @@ impl Searcher {
                     tt,
                     moves: &root_moves,
                     plan,
-                    start: limits.start,
+                    start: req.start,
                     max_depth,
                     stop: &helpers_stop,
                     nodes: &helper_nodes,
@@ -590,7 +628,7 @@ impl Searcher {
             let mut iter_start = tree.elapsed_ms();
             for depth in 1..=max_depth {
                 tree.root_beater = None;
-                let score = aspiration(&mut tree, &mut rms, depth, best_score, multipv);
+                let score = aspiration(tree, &mut rms, depth, best_score, multipv);
                 let Some(score) = score else {
                     // Stopped: a move that already beat the first one
                     // searched at this depth is played instead.
@@ -609,7 +647,7 @@ impl Searcher {
                     depth: depth as u32,
                     score,
                     nodes: tree.nodes + tree.vcf_nodes + helper_nodes.load(Ordering::Relaxed),
-                    elapsed: limits.start.elapsed(),
+                    elapsed: req.start.elapsed(),
                     pv: best.pv.clone(),
                 };
                 on_info(&info);
@@ -627,41 +665,12 @@ impl Searcher {
             }
             helpers_stop.store(true, Ordering::Relaxed);
         });
-        let nodes = tree.nodes + tree.vcf_nodes + helper_nodes.load(Ordering::Relaxed);
-        let seldepth = tree.seldepth;
-        let (tt_probes, tt_hits) = (tree.tt_probes, tree.tt_hits);
-        drop(tree);
-        let mut best = completed[0].clone();
-        complete_pv(&self.tt, board, &mut best.pv);
-        if done_depth > 0 && best.pv != shown_pv {
-            on_info(&SearchInfo {
-                depth: done_depth as u32,
-                score: best_score,
-                nodes,
-                elapsed: limits.start.elapsed(),
-                pv: best.pv.clone(),
-            });
-        }
-        let ranked = completed
-            .iter()
-            .take(multipv)
-            .map(|r| (r.mv, r.score))
-            .collect();
-        self.stats = SearchStats {
-            nodes,
+        Deepened {
+            completed,
             depth: done_depth as u32,
-            seldepth,
-            tt_probes,
-            tt_hits,
-            elapsed: limits.start.elapsed(),
-        };
-        SearchResult {
-            best: best.mv,
-            score: if done_depth > 0 { best_score } else { 0 },
-            pv: best.pv,
-            depth: done_depth as u32,
-            nodes,
-            ranked,
+            score: best_score,
+            nodes: tree.nodes + tree.vcf_nodes + helper_nodes.load(Ordering::Relaxed),
+            shown_pv,
         }
     }
 }

@@ -4,6 +4,8 @@
 use super::*;
 use crate::game::rules;
 use crate::types::{Color, Rule, RuleSet};
+use time::Limits;
+use tt::RESERVED_MEMORY;
 
 fn rules_of(rule: Rule) -> RuleSet {
     RuleSet {
@@ -13,10 +15,14 @@ fn rules_of(rule: Rule) -> RuleSet {
 }
 
 fn depth_req(depth: u32) -> SearchRequest {
-    SearchRequest::new(Limits {
-        max_depth: Some(depth),
-        ..Limits::default()
-    })
+    SearchRequest::untimed(Some(depth), None)
+}
+
+/// A request under the time manager's plan for `limits` (as the engine
+/// makes it), on a board with about `empty` empty cells.
+fn timed_req(limits: Limits, empty: usize) -> SearchRequest {
+    let plan = time::plan(&limits, empty);
+    SearchRequest::planned(plan, limits.start, limits.max_depth, limits.max_nodes)
 }
 
 fn best_of(text: &str, rule: Rule, depth: u32) -> (Board, SearchResult) {
@@ -196,23 +202,23 @@ fn limits_are_honoured() {
     let r = s.search(&mut b, &depth_req(3), &mut |i| infos.push(i.depth));
     assert_eq!(r.depth, 3);
     assert_eq!(infos, vec![1, 2, 3]);
-    let req = SearchRequest::new(Limits {
-        max_nodes: Some(2_000),
-        ..Limits::default()
-    });
+    let req = SearchRequest::untimed(None, Some(2_000));
     let r = s.search(&mut b, &req, &mut |_| {});
     assert!(r.nodes < 2_000 + 2 * CHECK_SLACK, "{}", r.nodes);
     assert!(b.is_empty(r.best));
     // timeout_turn 0: one shallow iteration.
-    let req = SearchRequest::new(Limits {
-        turn_ms: Some(0),
-        ..Limits::default()
-    });
+    let req = timed_req(
+        Limits {
+            turn_ms: Some(0),
+            ..Limits::default()
+        },
+        225,
+    );
     let r = s.search(&mut b, &req, &mut |_| {});
     assert_eq!(r.depth, 1);
     assert!(b.is_empty(r.best));
     // A stop flag set before the search still yields a legal move.
-    let req = SearchRequest::new(Limits::default());
+    let req = timed_req(Limits::default(), 225);
     req.stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let r = s.search(&mut b, &req, &mut |_| {});
     assert!(b.is_empty(r.best));

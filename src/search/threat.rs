@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::board::{Board, Pos, EMPTY};
 use crate::game::pattern::{table, Pattern, PatternTable, Threat};
-use crate::game::{pattern, rules};
+use crate::game::rules;
 use crate::types::{Color, Rule};
 
 /// Longest attack (in attacker moves) iterative deepening will try.
@@ -534,7 +534,7 @@ fn winning_four_points(b: &mut Board, ctx: &Ctx) -> Vec<(Pos, usize)> {
         if !keys.iter().any(|&k| ctx.t.get(k, a).is_four()) {
             continue;
         }
-        let th = pattern::threat_at(b, p, a);
+        let th = rules::threat_at(b, p, a);
         if (th == Threat::Flex4 || th == Threat::DoubleFour)
             && (!ctx.caro || unstoppable(b, ctx, p))
         {

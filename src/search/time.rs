@@ -17,7 +17,37 @@
 //! move, because managers measure from when they sent the command and the
 //! machine may be busy.
 
-use super::Limits;
+use std::time::Instant;
+
+/// Everything the manager told us that bounds one search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// `INFO timeout_turn` in ms (None: not given; Some(0): answer at once).
+    pub turn_ms: Option<u64>,
+    /// `INFO timeout_match` in ms (None or 0: unlimited).
+    pub match_ms: Option<u64>,
+    /// `INFO time_left` in ms, if the game is timed.
+    pub time_left_ms: Option<i64>,
+    /// `INFO max_depth`.
+    pub max_depth: Option<u32>,
+    /// `INFO max_node`.
+    pub max_nodes: Option<u64>,
+    /// When the request arrived (the clock starts here, not when search starts).
+    pub start: Instant,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            turn_ms: None,
+            match_ms: None,
+            time_left_ms: None,
+            max_depth: None,
+            max_nodes: None,
+            start: Instant::now(),
+        }
+    }
+}
 
 /// `time_left` value managers send when the game is not timed.
 pub const UNLIMITED_LEFT: i64 = 2_147_483_647;

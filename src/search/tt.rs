@@ -302,6 +302,49 @@ impl Tt {
     }
 }
 
+// ---- Memory sizing: how much of the process budget the table gets ----
+
+/// Memory assumed when the manager gives none (Gomocup default: 350 MB).
+pub const DEFAULT_MEMORY: usize = 350 << 20;
+/// Memory kept aside for everything but the table (pattern tables, board,
+/// buffers, the protocol).
+pub(crate) const RESERVED_MEMORY: usize = 40 << 20;
+/// Largest table we allocate, whatever the budget.
+const MAX_TT_BYTES: usize = 1 << 30;
+/// Bytes of transposition table for a whole-process memory budget.
+pub fn tt_bytes_for(memory_bytes: usize) -> usize {
+    tt_bytes_for_threads(memory_bytes, 1)
+}
+
+fn budget_of(memory_bytes: usize) -> usize {
+    if memory_bytes == 0 {
+        DEFAULT_MEMORY
+    } else {
+        memory_bytes
+    }
+}
+
+/// Bytes of transposition table for a memory budget shared with
+/// `threads` − 1 helper threads, each counted as `super::smp::HELPER_BYTES`.
+pub fn tt_bytes_for_threads(memory_bytes: usize, threads: usize) -> usize {
+    let helpers = threads
+        .saturating_sub(1)
+        .saturating_mul(super::smp::HELPER_BYTES);
+    (budget_of(memory_bytes)
+        .saturating_sub(RESERVED_MEMORY)
+        .saturating_sub(helpers)
+        / 2)
+    .clamp(64 << 10, MAX_TT_BYTES)
+}
+
+/// The most search threads a memory budget allows: helpers may take at
+/// most half of what is left after the reserve (the table keeps the rest),
+/// so under 48 MB there is room for none.
+pub fn threads_for_memory(memory_bytes: usize) -> usize {
+    let spare = budget_of(memory_bytes).saturating_sub(RESERVED_MEMORY) / 2;
+    (1 + spare / super::smp::HELPER_BYTES).min(super::smp::MAX_THREADS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
 //! Pondering: thinking on the opponent's time. After we answer a move, the
-//! session may hand its `Searcher` to a background thread that searches the
+//! engine may hand its `Searcher` to a background thread that searches the
 //! position after the reply we predict (the second move of our principal
 //! variation; when the PV has none, the best move of a short search of the
 //! opponent's position) with an unlimited request and its own stop flag.
@@ -9,8 +9,8 @@
 //! stopped and the searcher (with its warm transposition table) comes back.
 //!
 //! Nothing here writes to stdout: the ponder search's iterations are kept in
-//! `Progress` and logged on stderr; only the session, answering a real TURN,
-//! prints anything.
+//! `Progress` and logged on stderr; only the engine's answer to a real move
+//! reports anything.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,17 +19,17 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::legal::{finished, is_legal};
+use crate::game::rules::{finished, is_legal};
 use crate::game::{Board, Pos};
 use crate::search::time::TimePlan;
-use crate::search::{Limits, SearchInfo, SearchRequest, SearchResult, Searcher};
+use crate::search::{SearchInfo, SearchRequest, SearchResult, Searcher};
 
 /// Depth cap of a ponder search when the manager set none: deeper than any
 /// search reaches (the searcher caps it at its own maximum ply anyway). A
-/// depth limit is what makes the request untimed (`time::plan`).
+/// ponder search is untimed: only this, a node limit or the stop flag ends it.
 pub const PONDER_MAX_DEPTH: u32 = 1_000;
 
-/// How often the session looks at the clock while waiting for a ponder hit
+/// How often the engine looks at the clock while waiting for a ponder hit
 /// to finish.
 const POLL: Duration = Duration::from_millis(2);
 
@@ -87,13 +87,11 @@ fn guess_reply(
     max_nodes: Option<u64>,
 ) -> Option<Pos> {
     let req = SearchRequest {
-        limits: Limits {
-            max_depth: Some(PONDER_MAX_DEPTH),
-            max_nodes: Some(max_nodes.map_or(GUESS_NODES, |n| n.min(GUESS_NODES))),
-            ..Limits::default()
-        },
         stop: stop.clone(),
-        multipv: 1,
+        ..SearchRequest::untimed(
+            Some(PONDER_MAX_DEPTH),
+            Some(max_nodes.map_or(GUESS_NODES, |n| n.min(GUESS_NODES))),
+        )
     };
     let r = searcher.search(&mut after.clone(), &req, &mut |_: &SearchInfo| {});
     if stop.load(Ordering::Relaxed) {
@@ -102,7 +100,7 @@ fn guess_reply(
     usable_reply(after, r.best).then_some(r.best)
 }
 
-/// What the ponder thread shares with the session.
+/// What the ponder thread shares with the engine.
 #[derive(Default)]
 struct Progress {
     /// The predicted reply and the position after it, once known.
@@ -123,7 +121,7 @@ fn lock(m: &Mutex<Progress>) -> MutexGuard<'_, Progress> {
 
 /// What the ponder thread hands back when its search ends.
 struct Done {
-    /// None when the search panicked (the session builds a new searcher).
+    /// None when the search panicked (the engine builds a new searcher).
     searcher: Option<Searcher>,
     /// None when stopped while guessing the reply.
     result: Option<SearchResult>,
@@ -157,7 +155,7 @@ impl Ponder {
     /// `max_depth` and `max_nodes` are the manager's limits, if any. None
     /// when there is nothing to search or no searcher (the slot is left as
     /// it was), or when no thread could be started (the searcher went with
-    /// it; the session builds a new one).
+    /// it; the engine builds a new one).
     pub fn start(
         slot: &mut Option<Searcher>,
         after: &Board,
@@ -195,16 +193,8 @@ impl Ponder {
                     }
                 }
                 let req = SearchRequest {
-                    limits: Limits {
-                        turn_ms: None,
-                        match_ms: None,
-                        time_left_ms: None,
-                        max_depth: Some(max_depth.unwrap_or(PONDER_MAX_DEPTH)),
-                        max_nodes,
-                        start: Instant::now(),
-                    },
                     stop: thread_stop.clone(),
-                    multipv: 1,
+                    ..SearchRequest::untimed(Some(max_depth.unwrap_or(PONDER_MAX_DEPTH)), max_nodes)
                 };
                 let r = searcher.search(&mut board, &req, &mut |info: &SearchInfo| {
                     let mut g = lock(&thread_progress);
@@ -385,7 +375,7 @@ impl Ponder {
 }
 
 impl Drop for Ponder {
-    /// A ponder never outlives its session: stop and wait (end of input).
+    /// A ponder never outlives its engine: stop and wait (end of input).
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         self.join();
