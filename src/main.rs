@@ -8,7 +8,7 @@
 //! (see `sente::tune`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
 
-use sente::search::SearchOptions;
+use sente::engine::SearchOptions;
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))

@@ -32,12 +32,13 @@ use crate::game::board::EMPTY;
 use crate::game::rules::is_win;
 use crate::game::{pattern, Board, Pos};
 use crate::search::{
-    clamp_threads, threads_for_memory, time, tt_bytes_for, SearchInfo, SearchOptions,
-    SearchRequest, SearchResult, SearchStats, Searcher, DEFAULT_MEMORY, MAX_THREADS,
+    clamp_threads, threads_for_memory, time, tt_bytes_for, SearchRequest, SearchResult,
+    SearchStats, Searcher, MAX_THREADS,
 };
 use crate::types::{Color, RuleSet, Score};
 
 pub use crate::search::time::Limits;
+pub use crate::search::{SearchInfo, SearchOptions, DEFAULT_MEMORY};
 pub use legal::Chosen;
 use legal::{choose, finished, is_legal, legal_choice};
 use ponder::Ponder;
@@ -137,6 +138,11 @@ impl Engine {
     /// what the memory budget leaves room for (`threads`).
     pub fn set_threads(&mut self, thread_num: i64) {
         self.thread_num = thread_num;
+    }
+
+    /// The most search threads this machine allows (`INFO MAX_THREAD_NUM`).
+    pub fn max_threads() -> usize {
+        clamp_threads(i64::MAX)
     }
 
     /// Search threads for the next search.

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use super::command::{Command, ParseError, Parser};
 use super::response::Response;
 use super::session::{Ctx, Session};
-use crate::search::SearchOptions;
+use crate::engine::SearchOptions;
 
 /// Longest accepted input line in bytes (a BOARD line is ~10 bytes).
 pub const MAX_LINE: usize = 64 * 1024;

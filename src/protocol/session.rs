@@ -23,12 +23,11 @@ use std::time::Instant;
 
 use super::command::{BoardStone, Command, Field, Info};
 use super::response::Response;
-use crate::engine::{swap2, Engine, Limits, Report};
+use crate::engine::{swap2, Engine, Limits, Report, SearchInfo, SearchOptions, DEFAULT_MEMORY};
 use crate::game::board::EMPTY;
 use crate::game::pattern;
 use crate::game::rules::{finished, forbidden_points};
 use crate::game::Board;
-use crate::search::{SearchInfo, SearchOptions, DEFAULT_MEMORY};
 use crate::types::{score_text, Color, Rule, RuleSet};
 
 /// `INFO time_left` at or above this means "untimed".
@@ -261,7 +260,7 @@ impl Session {
                 )));
                 out(Response::Message(format!(
                     "INFO MAX_THREAD_NUM {} threads {}",
-                    crate::search::clamp_threads(i64::MAX),
+                    Engine::max_threads(),
                     self.engine.threads()
                 )));
                 if let Some(status) = self.engine.ponder_status() {
@@ -973,7 +972,7 @@ mod tests {
 
     #[test]
     fn thread_num_reaches_the_searcher_within_memory() {
-        let cores = crate::search::clamp_threads(i64::MAX);
+        let cores = Engine::max_threads();
         let mut s = Session::new();
         run(&mut s, "INFO max_memory 83886080");
         run(&mut s, "INFO thread_num 2");
