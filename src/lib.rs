@@ -2,8 +2,70 @@
 //!
 //! The library holds everything; the binaries `pbrain-sente` and
 //! `sente-arena` are thin front ends. Data flows one way: a protocol line
-//! becomes a `protocol::Command`, the session updates its `game::Board`, the
-//! searcher gets a `search::SearchRequest` and returns a `search::SearchResult`.
+//! becomes a `protocol::Command`, the session turns it into calls on the
+//! engine, which keeps the `game::Board` and the searcher and answers each
+//! `go(limits)` with a legal move.
+//!
+//! # How the engine works
+//!
+//! - **Board and patterns** (`game::board`, `game::pattern`): each cell keeps,
+//!   for each of the four directions, a 20-bit key of the ten cells around it
+//!   on that line, updated on make/unmake; a table per rule maps a key to what
+//!   a stone of either colour placed there makes on that line (five, overline,
+//!   open or closed four, three, two, one). The moves the search considers are
+//!   the *near cells*, the empty cells within distance 2 of a stone.
+//! - **Rules** (`game::rules`): wins under each rule and renju's forbidden
+//!   points, from the pattern look-ups plus the recursive check of each three.
+//! - **Evaluation** (`eval`): incremental; the score sums, over empty cells,
+//!   what a stone there would make for each side, with separate tables for the
+//!   side to move's points and the opponent's, plus a value for the
+//!   combination of threats the two sides hold. The weights are fitted to
+//!   self-play outcomes (`pbrain-sente tune`).
+//! - **Search** (`search`, `search::alphabeta`): iterative deepening,
+//!   principal-variation search with aspiration windows, a transposition table,
+//!   threat-aware move generation and ordering, late-move reductions and
+//!   pruning of quiet moves, reverse futility pruning, singular extensions and
+//!   a four-only quiescence at the horizon.
+//! - **Threat search** (`search::threat`): VCF and VCT with counter-fours and
+//!   renju forbidden points; at the root Sente plays its own VCF/VCT at once
+//!   and, facing the opponent's VCF, keeps only moves that defuse it.
+//! - **Time** (`search::time`, `search::watchdog`): a soft and a hard limit per
+//!   move from the manager's limits, with safety margins; a watchdog thread
+//!   raises the stop flag at the hard limit.
+//! - **Threads** (`search::smp`): Lazy SMP over one shared, lock-free
+//!   transposition table; one thread is exactly the single-threaded search.
+//! - **Memory** (`search::tt`, `hugepages`): the table gets half of what
+//!   `max_memory` leaves after a 40 MB reserve, written in full when it is
+//!   built and backed by transparent huge pages where the kernel gives them.
+//!
+//! # Map of the code
+//!
+//! - `src/main.rs`: `pbrain-sente`, the protocol loop, or `bench` / `tune`.
+//! - `src/bin/sente-arena.rs`: the arena's command line.
+//! - `src/engine/`: the engine facade. It owns the searcher, pondering
+//!   (`engine/ponder.rs`), the SWAP2 strategy (`engine/swap2.rs`), time
+//!   planning and the legality guard (`engine/legal.rs`); `go(limits) -> move`.
+//! - `src/protocol/`: command parsing, answers, the session that turns
+//!   commands into engine calls, and the reader and writer I/O threads.
+//! - `src/game/`: the board (padded cells, incremental line keys, near cells,
+//!   Zobrist key), pattern tables per rule, rules (wins, renju forbidden
+//!   points).
+//! - `src/eval/`: the incremental pattern evaluation and its fitted weights
+//!   (`eval/weights.rs`).
+//! - `src/search/`: iterative deepening PVS (`alphabeta.rs`), transposition
+//!   table (`tt.rs`), move generation and ordering, the VCF/VCT threat solver
+//!   (`threat.rs`), time manager (`time.rs`), watchdog, Lazy SMP helpers
+//!   (`smp.rs`), and `params.rs`: every tunable of the search.
+//! - `src/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
+//!   fits `eval/weights.rs` to arena records.
+//! - `src/arena/`: the referee and match runner (`sente-arena`).
+//! - `src/bench.rs`: the bench suite; its node count is the search's
+//!   signature.
+//! - `src/hugepages.rs`: transparent huge pages for the large tables (Linux).
+//! - `src/types.rs`: colours, rules, scores.
+//!
+//! Measured results (matches, SPRTs, fits, speeds) and the history of each
+//! design choice are in `scripts/RESULTS.md`.
 
 pub mod arena;
 pub mod bench;

@@ -4,13 +4,47 @@
 //! line patterns a stone there would make (`game::pattern` tables), the
 //! point's threat `Class` and its value. After a stone is placed or removed
 //! only the cell itself and the cells within distance 5 on its four lines
-//! (4 under freestyle) can change, and only in the direction of that line:
+//! (4 under freestyle, whose patterns never read the fifth cell: a test checks
+//! every line key) can change, and only in the direction of that line:
 //! `update` looks those up (at most 41 cells, one direction each) and
-//! recomputes a cell's class and value only where a pattern changed. Running totals of
-//! the values and per-class counters give the score and "does the opponent
-//! threaten a five / an open four" in O(1). The score is the side to move's
-//! point values minus the opponent's, plus a fitted value for the
-//! combination of threats the two sides hold (`threat_mask`).
+//! recomputes a cell's class and value only where a pattern changed. One table
+//! load gives a line's codes for both colours (a byte each, turned into the
+//! combination tables' nibble without a branch), applied as read. Running
+//! totals of the values and per-class counters give the score and "does the
+//! opponent threaten a five / an open four" in O(1). This is 6–8× faster than
+//! recomputing (`pbrain-sente bench eval`); a randomized test checks it against
+//! a full recomputation under every rule. The search's make pushes the cells
+//! it changes on an undo stack and its unmake pops them back instead of
+//! recomputing (a test checks push/pop against fresh evaluations).
+//!
+//! The score is the side to move's point values minus the opponent's, plus a
+//! fitted value for the combination of threats the two sides hold:
+//!
+//! - A point's value is what a stone there would make for that side: a value
+//!   per line shape plus a bonus per combined threat (its class), with
+//!   separate tables for the side to move's points and the opponent's.
+//! - *Pattern pairs*: each point adds a fitted value for every two of its four
+//!   lines whose shapes are both between a blocked two and an open four (21
+//!   values per side): a point with two open threes is not worth twice one, a
+//!   four with an open three beside it more than the two.
+//! - The *threat mask* (`threat_mask`): per side, whether it has a four-three
+//!   (or double-four) point, a double-three point, any point that makes a
+//!   four, two or more points that make an open three, and a point that makes
+//!   two open twos, O(1) from the per-class counters. Point values add up;
+//!   threats do not (a four-three point is worth little if the opponent can
+//!   answer with fours of its own), and the mask says so. A mask's value is
+//!   the sum of fitted values of the *bit pairs* it holds (each bit alone and
+//!   each two bits together, 55 values, so rare masks get a value too), plus a
+//!   tempo.
+//!
+//! Those corrections can be negative, and so can a point's value: the
+//! combination tables pack each point's two values as signed 28-bit fields (a
+//! test checks all 65,536 line combinations of both tables). On Linux these
+//! tables ask for transparent huge pages (`crate::hugepages`). The weights
+//! (`eval::weights`) are linear, so `pbrain-sente tune` fits them to game
+//! outcomes. Renju uses the same weights; Black's points are classified with a
+//! combination table of their own, where a forbidden shape falls in the
+//! `Forbidden` class, worth nothing.
 
 pub mod weights;
 

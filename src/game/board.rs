@@ -10,15 +10,16 @@
 //! itself excluded), two bits each, in line order (slot 0 = distance -5,
 //! slot 4 = distance -1, slot 5 = distance +1, slot 9 = distance +5). Cell
 //! codes: 0 empty, 1 black, 2 white, 3 wall (board edge or a neutral stone of
-//! a continuous game). `game::pattern` turns such a key into "what a stone of
-//! colour C placed here makes in this direction" with one table look-up.
+//! a continuous game). Make/unmake update the keys of the cells a stone sees.
+//! `game::pattern` turns such a key into "what a stone of colour C placed here
+//! makes in this direction" with one table look-up.
 //!
 //! Near cells (`candidates`, the moves the search considers): the empty
 //! cells within distance 2 of a stone. Make/unmake only flip the stone's
-//! bit in a word per row; the near cells are those bits spread two rows
-//! and two columns each way, computed row by row when asked (cheaper than
-//! keeping a list up to date on every make and unmake: bench 11 1.10 M →
-//! 1.24 M nodes/s).
+//! bit in a 64-bit word per row; the near cells are those bits spread two
+//! rows and two columns each way, computed row by row when asked, in board
+//! order (cheaper than keeping a list up to date on every make and unmake:
+//! bench 11 1.10 M → 1.24 M nodes/s).
 
 use std::fmt;
 

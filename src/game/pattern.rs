@@ -4,8 +4,12 @@
 //!
 //! One table per rule, built lazily (`OnceLock`) on first use: for each of the
 //! 2^20 line keys and each colour, one byte holding the `Pattern` (low four
-//! bits) and a flag for "two fours on this one line" (renju needs it to see a
-//! double-four that a single line makes).
+//! bits: five, overline, open or closed four, three, two, one, nothing) and a
+//! flag for "two fours on this one line" (renju needs it to see a double-four
+//! that a single line makes). The session builds the rule's table when it sets
+//! up a board, so it is ready before START is answered and no move's clock pays
+//! for it. On Linux the tables ask for transparent huge pages
+//! (`crate::hugepages`) before their first write.
 //!
 //! The table is defined recursively over the 11-cell line (the ten cells of
 //! the key plus the centre, which holds the placing colour): a line is a
@@ -13,6 +17,9 @@
 //! derived from the lines one more own stone on an empty cell (distance 1..4)
 //! would make. Adding a stone only raises a key, so filling the table from the
 //! highest key down sees every child before its parent.
+//!
+//! Renju forbidden points (`game::rules`) follow from these look-ups plus the
+//! recursive check of each three.
 
 use std::sync::OnceLock;
 

@@ -6,7 +6,14 @@
 //! one line), or two or more real threes are forbidden. A three is real when
 //! one of its points that would turn it into a straight four is itself not
 //! forbidden (after the move): the recursive rule, bounded to
-//! `MAX_FORBID_DEPTH` levels (deeper, a three counts as real).
+//! `MAX_FORBID_DEPTH` levels (deeper, a three counts as real). The shapes come
+//! from the pattern tables' look-ups (`game::pattern`); only the recursive
+//! check of each three plays stones. A test checks the result against a
+//! scan-based reference.
+//!
+//! The search never lets Black consider a forbidden point, the threat solver
+//! respects them on both sides, `YXSHOWFORBID` lists them, and every move the
+//! engine prints is checked against them first.
 
 use super::board::{Board, Pos, EMPTY};
 use super::pattern::{combine, table, Pattern, Threat};

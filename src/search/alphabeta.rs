@@ -1,7 +1,59 @@
 //! The tree search: negamax principal-variation search with a transposition
-//! table, threat-aware move generation, late-move reductions for quiet moves
-//! only, mate-distance scores and a small tactical horizon (a five threat at
-//! a leaf is answered, an unanswerable open four is scored as a win).
+//! table, threat-aware move generation, late-move reductions and pruning for
+//! quiet moves only, mate-distance scores and a small tactical horizon.
+//! The tunable values quoted here live in the search's parameters
+//! (`src/search/params.rs`).
+//!
+//! Around it, the root loop (`search`) runs iterative deepening with
+//! aspiration windows: ±60 around the last score from depth 4; a fail widens
+//! the window 1.5× and a fail low also lowers beta to the old window's
+//! middle, so a shaky score costs a few narrow re-searches rather than one
+//! open-window pass. The root reduces too: from depth 4, root moves after the
+//! first four that are quiet get a PV node's reduction on their null-window
+//! search and are searched again at full depth if they beat the best so far.
+//!
+//! Inside the tree:
+//!
+//! - **Transposition table** (`search::tt`): our own Zobrist keys, side to
+//!   move included; full-key check, depth, bound, ply-adjusted mate scores,
+//!   best move, generation. The table bucket of each child is prefetched while
+//!   its move's evaluation is updated.
+//! - **Ordering**: hash move, threat ordering, killers and history. In a node
+//!   without threats the hash move is searched before the others are even
+//!   generated, and only the first 8 moves are sorted until more are needed.
+//! - **Move generation** is threat-aware: facing a four only the blocks (or
+//!   our own five) are searched, facing an open three only its defences or our
+//!   own fours. Under renju Black never considers a forbidden point.
+//! - **Late moves**: "quiet" means that neither side makes a double three or
+//!   more there. At depth d at most 2 + d²/2 quiet moves are tried (twice at PV
+//!   nodes), and the reduction of a late quiet move grows with
+//!   ln(depth)·ln(move number).
+//! - **Reverse futility pruning**: at depth 4 or less a non-PV node whose
+//!   static score beats beta by 120 a remaining ply, with no four or open three
+//!   of the opponent's to answer, fails high without a search.
+//! - **Singular extension**: in a node below the root with 6 or more plies
+//!   left to search, when the table holds a hash move whose stored score (exact
+//!   or a lower bound, from a search at most two plies shallower, no mate) is
+//!   S, the node's other moves are first searched to half the depth with a null
+//!   window at S − 16·depth. If none reaches it, the hash move is singular and
+//!   is searched a ply deeper; if one does and that bound is already at least
+//!   beta, the node fails high at once (a second move as good as the first).
+//!   The test search leaves the hash move out, stores nothing in the table and
+//!   skips reverse futility; extensions stop at twice the root's depth.
+//! - **Horizon**: a threat is not guessed at. Facing a four (its block) or an
+//!   open three (its defences and our fours) the side to move gets a one-ply
+//!   search, and an open four it can make against no four of the opponent is
+//!   scored as a win. Otherwise a four quiescence: the static score stands when
+//!   it reaches beta, when the side has no four to make, or when it is 300 or
+//!   more below alpha; in between each four is tried, strongest first, and the
+//!   opponent's forced block (and any counter-four) is searched as above, at
+//!   most two fours deep in a line; past those two, only a four that makes a
+//!   second threat (a four-three, a double four or an open four, which end most
+//!   short VCF lines) is still tried. `--leaf-vcf` adds a VCF at the horizon
+//!   (off by default).
+//!
+//! What was tried and measured for each of these is in `scripts/RESULTS.md`
+//! (the SPRT log).
 
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;

@@ -2,7 +2,21 @@
 //! the shared transposition table, each with its own board copy, move
 //! ordering and threat solver, until the main thread is done. Only the main
 //! thread's result is played, so one thread is exactly the single-threaded
-//! search; helpers make the table richer (varied depths and move orders).
+//! search (same bench signature); helpers make the table richer (varied
+//! depths and move orders).
+//!
+//! `INFO thread_num N` (default 1, since managers give one core per engine
+//! unless told; 0 or negative means 1; at most the machine's cores and
+//! `MAX_THREADS`, 64) runs the main thread and N−1 helpers. Odd helpers search
+//! one ply deeper, and each starts from its own rotation of the root move
+//! order. Only the main thread runs the root threat search, reports and
+//! chooses the move; when it is done it stops the helpers and joins them
+//! before answering (END and the watchdog stop them as they stop the main
+//! thread). The table takes no lock (see `search::tt`). Each helper counts
+//! `HELPER_BYTES` (4 MB) of the memory budget, taken from the table's share;
+//! helpers may use at most half of what the 40 MB reserve leaves (none under
+//! 48 MB, so a 40 MB limit means one thread). `pbrain-sente bench threads`
+//! compares the speed with one thread and with N.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;

@@ -24,6 +24,14 @@
 //!
 //! Iterative deepening on the number of attacker threats finds short wins
 //! first; the table remembers positions proved lost at a given depth.
+//!
+//! Use in the engine: at the root the searcher asks for our own VCF/VCT
+//! (played at once when found) and for the opponent's VCF (when it has one,
+//! only root moves that defuse it are kept); `--no-threats` turns this off for
+//! A/B matches. `protocol-tests/tactics.rs` checks the solver against
+//! independent references, and `bash scripts/tactics.sh` prints the tactics
+//! suite's solve rate, median and 90th-percentile times and the solver's
+//! speed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -4,18 +4,25 @@
 //! pure functions of the limits and elapsed time, so they are tested without
 //! sleeping; the searcher reads the clock.
 //!
-//! With a game clock, a new iteration is started within the soft limit only
-//! if it could end before the hard limit, i.e. if one more iteration as
-//! long as the last one still fits. Time a turn limit alone gives is not
-//! saved for later moves, so when the turn limit binds (alone, or tighter
-//! than the clock's share) the soft limit is the hard one and iterating
-//! goes on until the hard limit cuts an iteration: the cut iteration still
-//! plays a root move that beat the last best one.
+//! With a game clock, the soft limit is half the move's share of the clock,
+//! and after each iteration a new one is started within the soft limit only
+//! if it could end before the hard limit, i.e. if one more iteration as long
+//! as the last one still fits (the next one is usually longer): time not spent
+//! is saved for later moves. Time a turn limit alone gives is not saved for
+//! later moves, so when the turn limit binds (alone, or tighter than the
+//! clock's share) the soft limit is the hard one and iterating goes on until
+//! the hard limit cuts an iteration: the cut iteration still plays a root move
+//! that had already beaten the first move searched at that depth. Moves with a
+//! single legal reply, or whose result is proven, answer at once.
 //!
 //! Safety: the turn limit is cut by max(40 ms, 10 %), the game clock by
 //! max(50 ms, 5 %) and never more than a third of what is left is spent on one
 //! move, because managers measure from when they sent the command and the
-//! machine may be busy.
+//! machine may be busy (GomocupJudge kills a brain one second after its time
+//! is up). A watchdog thread (`search::watchdog`) raises the stop flag at the
+//! hard limit, so no part of the search can overrun on a busy machine.
+//! `timeout_turn 0` answers at once; `max_depth` and `max_node` are honoured,
+//! and with no time control at all a turn of 5 s is assumed.
 
 use std::time::Instant;
 

@@ -8,6 +8,18 @@
 //! word is an `AtomicU64` read and written with relaxed ordering, and the key
 //! word is stored XORed with the data word, so an entry torn by two threads
 //! writing at once fails the key check and reads as a miss.
+//!
+//! Memory: the table gets half of what `max_memory` leaves after a 40 MB
+//! reserve (default 350 MB in all: a 155 MB table), less 4 MB for each helper
+//! thread. It is built when START or `INFO max_memory` sets its size, and every
+//! page of it is written then, so the operating system maps the pages off the
+//! move clock (left to page faults, they made a fresh process's first search a
+//! third slower). On Linux it asks for transparent huge pages
+//! (`crate::hugepages::advise`, before its first write): with 4 KiB pages
+//! nearly every probe of a large table also misses the TLB. Where the kernel
+//! gives none (THP off, other systems) nothing changes but the speed; the
+//! memory used is the same. `Tt::prefetch` hints the bucket of a position
+//! about to be searched into the cache. `YXHASHCLEAR` clears the table.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
