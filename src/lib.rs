@@ -30,7 +30,9 @@
 //!   renju forbidden points; at the root Sente plays its own VCF/VCT at once
 //!   and, facing the opponent's VCF, keeps only moves that defuse it.
 //! - **Time** (`search::time`, `search::watchdog`): a soft and a hard limit per
-//!   move from the manager's limits, with safety margins; a watchdog thread
+//!   move from the manager's limits, with safety margins. The engine makes
+//!   each move's plan (the only caller of `time::plan`, for normal searches
+//!   and ponder hits alike); the search keeps to it, and a watchdog thread
 //!   raises the stop flag at the hard limit.
 //! - **Threads** (`search::smp`): Lazy SMP over one shared, lock-free
 //!   transposition table; one thread is exactly the single-threaded search.
@@ -63,6 +65,12 @@
 //!   signature.
 //! - `src/hugepages.rs`: transparent huge pages for the large tables (Linux).
 //! - `src/types.rs`: colours, rules, scores.
+//!
+//! Dependencies run one way: `game` ← `eval` ← `search` ← `engine` ←
+//! `protocol`; `bench`, `tune` and `arena` sit on top of the engine as
+//! tools. Nothing in `game`, `eval`, `search` or `engine` imports
+//! `protocol`, `arena` or `tune`, and inside `game` `geometry` ← `zobrist` ←
+//! `board` ← `pattern` ← `rules` has no circle.
 //!
 //! Measured results (matches, SPRTs, fits, speeds) and the history of each
 //! design choice are in `scripts/RESULTS.md`.

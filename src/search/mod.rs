@@ -1,14 +1,17 @@
-//! Search: the searcher facade. Callers hand it a board and a request
-//! (limits, stop flag) and get back a move, a score and a principal variation.
+//! Search: the searcher. Callers (the engine) hand it a board and a
+//! `SearchRequest` (a time plan made by the engine, depth and node limits,
+//! a stop flag) and get back a move, a score and a principal variation.
 //!
 //! `Searcher` owns what lives across searches (transposition table, move
-//! ordering history, threat solver). A search first settles what needs no
-//! tree (a five, a single forced block, a lost position), then asks the
-//! threat solver for our VCF/VCT (played at once) and the opponent's VCF
-//! (only moves that defuse it stay), then runs iterative deepening with
-//! aspiration windows over the root moves. The tree walk is in `alphabeta`,
-//! move generation in `movegen`, ordering in `ordering`, the table in `tt`,
-//! the clock in `time`, VCF/VCT in `threat`.
+//! ordering history, threat solver, helper threads' state). `search` runs
+//! the *root probe* first (`root_probe`: what needs no tree, such as a five,
+//! a single forced block or a lost position; then the threat solver's VCF/VCT
+//! for us, played at once, and the opponent's VCF, after which only moves that
+//! defuse it stay) and then *iterative deepening* (`Deepening::run`) with
+//! aspiration windows over the root moves, Lazy SMP helpers beside it. The
+//! tree walk is in `alphabeta`, move generation in `movegen`, ordering in
+//! `ordering`, the table and memory sizing in `tt`, the time manager in
+//! `time`, VCF/VCT in `threat`, the helpers in `smp`.
 
 pub mod alphabeta;
 pub mod movegen;
