@@ -607,3 +607,103 @@ impl Engine {
         self.searcher.as_ref().map(|s| s.options)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Engine {
+        let mut e = Engine::default();
+        e.set_memory(8 << 20);
+        e
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            max_depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// A manager-free game: position calls and `go` alternate, every move
+    /// is legal and lands on the engine's board, TAKEBACK undoes it.
+    #[test]
+    fn a_game_without_a_manager() {
+        let mut e = small();
+        assert!(e.go(&depth(2), &Default::default(), &mut |_| {}).is_err());
+        e.new_game(15, 15).unwrap();
+        e.opponent_move(7, 7).unwrap();
+        let mut iterations = 0;
+        let c = e
+            .go(&depth(3), &Default::default(), &mut |r| {
+                if let Report::Iteration(_) = r {
+                    iterations += 1
+                }
+            })
+            .unwrap();
+        assert!(iterations >= 1);
+        assert!(c.legal && c.depth >= 1 && c.pv.first() == Some(&c.mv));
+        let b = e.board().unwrap();
+        assert_eq!(b.stone_count(), 2);
+        assert_eq!(b.last_move().map(|m| m.pos), Some(c.mv));
+        let (x, y) = b.xy(c.mv);
+        assert!(e.opponent_move(x as i64, y as i64).is_err(), "occupied");
+        e.takeback(x as i64, y as i64).unwrap();
+        assert_eq!(e.board().unwrap().stone_count(), 1);
+        assert!(e.takeback(7, 8).is_err());
+    }
+
+    /// `choose_move` refuses a finished game; `analyse` ranks distinct
+    /// legal moves without touching the board.
+    #[test]
+    fn finished_games_and_ranked_moves() {
+        let mut e = small();
+        e.new_game(15, 15).unwrap();
+        for (x, y) in [
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (0, 1),
+            (9, 7),
+            (0, 2),
+            (10, 7),
+            (0, 3),
+        ] {
+            e.opponent_move(x, y).unwrap();
+        }
+        let before = e.board().unwrap().hash();
+        let ranked = e
+            .analyse(3, &depth(2), &Default::default(), &mut |_| {})
+            .unwrap();
+        assert_eq!(e.board().unwrap().hash(), before);
+        assert!(!ranked.is_empty() && ranked.len() <= 3);
+        let b = e.board().unwrap().clone();
+        for (i, &(p, _)) in ranked.iter().enumerate() {
+            assert!(is_legal(&b, p));
+            assert!(ranked[..i].iter().all(|&(q, _)| q != p), "distinct");
+        }
+        // Black has four in a row with both ends open: the best move wins.
+        assert!(is_win(&b, ranked[0].0, Color::Black));
+        e.opponent_move(11, 7).unwrap_err(); // the five ends the game
+        let c = e.choose_move(
+            &e.board().unwrap().clone(),
+            &depth(2),
+            &Default::default(),
+            &mut |_| {},
+        );
+        assert!(c.is_err(), "{c:?}");
+    }
+
+    /// Threads and tables follow the memory budget; an exact table ignores it.
+    #[test]
+    fn threads_follow_the_memory_budget() {
+        let mut e = small();
+        e.set_threads(8);
+        assert_eq!(e.threads(), 1, "8 MB leaves no room for helpers");
+        let mut x = Engine::with_table_bytes(1 << 20);
+        x.set_threads(2);
+        assert_eq!(x.threads(), 2);
+        x.prepare();
+        assert_eq!(x.searcher_threads(), Some(2));
+    }
+}
