@@ -54,3 +54,57 @@ pub const DEFEND_NODES_PER_MS: u64 = 15;
 pub const DEFEND_MIN_NODES: u64 = 500;
 /// Timed search: most nodes for the opponent's VCF and its re-checks.
 pub const DEFEND_MAX_NODES: u64 = 150_000;
+
+// Tree late-move reductions: `LMR_BASE + ln(depth) * ln(i + 1) / LMR_DIVISOR`.
+
+/// Moves searched at full depth before reductions start (tree nodes).
+pub const LMR_FULL_MOVES: usize = 3;
+/// Least remaining depth at which late quiet moves are reduced.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Constant term of the reduction formula (truncated to plies after the sum).
+pub const LMR_BASE: f32 = 0.4;
+/// Divisor of `ln(depth) * ln(i + 1)` in the reduction formula.
+pub const LMR_DIVISOR: f32 = 2.2;
+/// Extra plies of reduction at a non-PV node.
+pub const LMR_NON_PV_EXTRA: i32 = 1;
+
+// Late-move pruning: at most `LMP_BASE + d * d / LMP_DEPTH_DIVISOR` quiet moves.
+
+/// Quiet moves always tried at any depth.
+pub const LMP_BASE: usize = 2;
+/// Divisor of depth² in the quiet-move count.
+pub const LMP_DEPTH_DIVISOR: usize = 2;
+/// PV nodes try this many times as many quiet moves.
+pub const LMP_PV_FACTOR: usize = 2;
+
+// Reverse futility pruning.
+
+/// Deepest remaining depth at which a node may fail high on its static score.
+pub const RFP_MAX_DEPTH: i32 = 4;
+/// Margin over beta per remaining ply for that fail high.
+pub const RFP_MARGIN: Score = 120;
+
+// Singular extension.
+
+/// Least remaining depth at which the hash move is tested for singularity.
+pub const SE_MIN_DEPTH: i32 = 6;
+/// The hash entry may be at most this many plies shallower than the node.
+pub const SE_TT_DEPTH: i32 = 2;
+/// Margin below the hash score, per remaining ply, the other moves must stay under.
+pub const SE_MARGIN: Score = 16;
+/// The other moves are searched to `depth / SE_DEPTH_DIVISOR`.
+pub const SE_DEPTH_DIVISOR: i32 = 2;
+/// No test at plies of `SE_MAX_PLY_FACTOR` times the root depth or more.
+pub const SE_MAX_PLY_FACTOR: i32 = 2;
+
+// Four quiescence at the horizon.
+
+/// Fours in a row tried at the horizon (past it only four-threes and more).
+pub const Q_FOURS: u32 = 2;
+/// Static score this far or more below alpha stands: no four is tried.
+pub const Q_DELTA: Score = 300;
+
+// Stop-flag and clock polling.
+
+/// Tree nodes between two reads of the stop flag, node count and clock.
+pub const TREE_CHECK_EVERY: u64 = 64;
