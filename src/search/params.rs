@@ -108,3 +108,25 @@ pub const Q_DELTA: Score = 300;
 
 /// Tree nodes between two reads of the stop flag, node count and clock.
 pub const TREE_CHECK_EVERY: u64 = 64;
+
+// Move ordering: killers and history.
+
+/// Ordering bonus of the first and second killer of a ply.
+pub const KILLER_BONUS: [i32; 2] = [900, 800];
+/// History values stay within ±HISTORY_MAX (gravity update).
+pub const HISTORY_MAX: i32 = 1 << 14;
+/// History bonus of a cutoff is depth², at most this.
+pub const HISTORY_BONUS_MAX: i32 = 400;
+/// At the start of a search every history value is divided by this.
+pub const HISTORY_FADE_DIVISOR: i32 = 4;
+/// History adds `history / HISTORY_ORDER_DIVISOR` to a move's ordering score.
+pub const HISTORY_ORDER_DIVISOR: i32 = 64;
+/// The opponent's pattern value at a move counts `1 / DEFENCE_VALUE_DIVISOR`.
+pub const DEFENCE_VALUE_DIVISOR: i32 = 2;
+
+// Transposition table replacement.
+
+/// A current entry this many plies deeper than a non-exact store is kept.
+pub const TT_KEEP_DEPTH_MARGIN: i32 = 2;
+/// Victim choice: an entry's depth less this much per generation of age.
+pub const TT_AGE_WEIGHT: i32 = 8;
