@@ -130,3 +130,30 @@ pub const DEFENCE_VALUE_DIVISOR: i32 = 2;
 pub const TT_KEEP_DEPTH_MARGIN: i32 = 2;
 /// Victim choice: an entry's depth less this much per generation of age.
 pub const TT_AGE_WEIGHT: i32 = 8;
+
+// Time manager (`time::plan`).
+
+/// Turn time used when the manager gave no time control at all (ms).
+pub const DEFAULT_TURN_MS: u64 = 5_000;
+/// Turn-limit safety margin: `turn / TURN_MARGIN_DIVISOR` (10 %) ...
+pub const TURN_MARGIN_DIVISOR: u64 = 10;
+/// ... at least this many ms (two busy engines answered 31 ms late).
+pub const TURN_MARGIN_MIN_MS: u64 = 40;
+/// Game-clock safety margin: `left / CLOCK_MARGIN_DIVISOR` (5 %) ...
+pub const CLOCK_MARGIN_DIVISOR: u64 = 20;
+/// ... at least this many ms.
+pub const CLOCK_MARGIN_MIN_MS: u64 = 50;
+/// Moves to go: one per this many empty cells ...
+pub const MTG_EMPTY_PER_MOVE: usize = 6;
+/// ... at least this many ...
+pub const MTG_MIN: u64 = 8;
+/// ... at most this many.
+pub const MTG_MAX: u64 = 30;
+/// Hard limit: at most `usable / MAX_SPEND_DIVISOR` of the clock on one move.
+pub const MAX_SPEND_DIVISOR: u64 = 3;
+/// Hard limit: at most this many times the per-move share.
+pub const HARD_PER_MOVE_FACTOR: u64 = 4;
+/// Soft limit: the per-move share divided by this.
+pub const SOFT_PER_MOVE_DIVISOR: u64 = 2;
+/// No time control: the soft limit is the hard one divided by this.
+pub const DEFAULT_SOFT_DIVISOR: u64 = 2;
