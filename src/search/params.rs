@@ -6,6 +6,8 @@
 //! `x / DIV` here is the same `x / 2` it was. Changing a number changes
 //! the bench signature; record the new one in the commit.
 
+use std::time::Duration;
+
 use crate::types::Score;
 
 // Aspiration windows (root iterations).
@@ -108,6 +110,24 @@ pub const Q_DELTA: Score = 300;
 
 /// Tree nodes between two reads of the stop flag, node count and clock.
 pub const TREE_CHECK_EVERY: u64 = 64;
+/// The threat solver reads the stop flag when `nodes & THREAT_POLL_MASK == 0`.
+pub const THREAT_POLL_MASK: u64 = 1023;
+/// How often the watchdog mirrors the caller's stop flag (bounds STOP latency).
+pub const WATCHDOG_POLL: Duration = Duration::from_millis(2);
+
+// Threat solver.
+
+/// Longest attack (in attacker moves) VCF/VCT iterative deepening tries.
+pub const MAX_THREATS: u32 = 40;
+
+// Lazy SMP helpers.
+
+/// Odd-numbered helpers start this many plies deeper than the main thread.
+pub const HELPER_ODD_DEPTH_OFFSET: i32 = 1;
+/// Memory counted per helper thread against `max_memory`: its threat
+/// solver's table (~0.6 MB), evaluator, board, ordering and PV buffers and
+/// the part of its stack it touches, rounded up generously.
+pub const HELPER_BYTES: usize = 4 << 20;
 
 // Move ordering: killers and history.
 
