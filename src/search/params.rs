@@ -5,6 +5,10 @@
 //! exact arithmetic it had inline: integer divisors stay divisors, so
 //! `x / DIV` here is the same `x / 2` it was. Changing a number changes
 //! the bench signature; record the new one in the commit.
+//!
+//! Not here: evaluation weights (`crate::eval::weights`), memory sizing
+//! (`DEFAULT_MEMORY` and the table's share, in `search`) and sizes that
+//! are layout rather than tuning (`MAX_PLY`, table bits, `MAX_THREADS`).
 
 use std::time::Duration;
 
@@ -23,39 +27,6 @@ pub const ASPIRATION_OPEN: Score = 4_000;
 pub const ROOT_LMR_FULL_MOVES: usize = 4;
 /// First iteration depth at which late quiet root moves are reduced.
 pub const ROOT_LMR_MIN_DEPTH: i32 = 4;
-
-// Threat-solver node budgets (`threat_budget`, per search).
-
-/// Under a node limit, the most one solver call takes: `max_nodes / THIS`.
-pub const THREAT_NODE_SHARE: u64 = 8;
-/// `timeout_turn 0`: our VCF at the root (no VCT, no defence, no leaf VCF).
-pub const INSTANT_VCF_NODES: u64 = 3_000;
-/// Depth- or node-limited search (bench, analysis): our VCF at the root.
-pub const UNLIMITED_VCF_NODES: u64 = 20_000;
-/// Depth- or node-limited search: our VCT at the root.
-pub const UNLIMITED_VCT_NODES: u64 = 20_000;
-/// Depth- or node-limited search: the opponent's VCF and its re-checks.
-pub const UNLIMITED_DEFEND_NODES: u64 = 20_000;
-/// VCF nodes per horizon call (timed or not; only with `leaf_vcf` on).
-pub const LEAF_VCF_NODES: u64 = 100;
-/// Timed search: our VCF nodes per ms of the hard limit.
-pub const VCF_NODES_PER_MS: u64 = 30;
-/// Timed search: least VCF nodes at the root.
-pub const VCF_MIN_NODES: u64 = 500;
-/// Timed search: most VCF nodes at the root.
-pub const VCF_MAX_NODES: u64 = 200_000;
-/// Timed search: no root VCT under this hard limit (ms).
-pub const VCT_MIN_MS: u64 = 300;
-/// Timed search: our VCT nodes per ms of the hard limit.
-pub const VCT_NODES_PER_MS: u64 = 30;
-/// Timed search: most VCT nodes at the root.
-pub const VCT_MAX_NODES: u64 = 300_000;
-/// Timed search: the opponent's VCF (and re-checks) nodes per ms.
-pub const DEFEND_NODES_PER_MS: u64 = 15;
-/// Timed search: least nodes for the opponent's VCF and its re-checks.
-pub const DEFEND_MIN_NODES: u64 = 500;
-/// Timed search: most nodes for the opponent's VCF and its re-checks.
-pub const DEFEND_MAX_NODES: u64 = 150_000;
 
 // Tree late-move reductions: `LMR_BASE + ln(depth) * ln(i + 1) / LMR_DIVISOR`.
 
@@ -106,29 +77,6 @@ pub const Q_FOURS: u32 = 2;
 /// Static score this far or more below alpha stands: no four is tried.
 pub const Q_DELTA: Score = 300;
 
-// Stop-flag and clock polling.
-
-/// Tree nodes between two reads of the stop flag, node count and clock.
-pub const TREE_CHECK_EVERY: u64 = 64;
-/// The threat solver reads the stop flag when `nodes & THREAT_POLL_MASK == 0`.
-pub const THREAT_POLL_MASK: u64 = 1023;
-/// How often the watchdog mirrors the caller's stop flag (bounds STOP latency).
-pub const WATCHDOG_POLL: Duration = Duration::from_millis(2);
-
-// Threat solver.
-
-/// Longest attack (in attacker moves) VCF/VCT iterative deepening tries.
-pub const MAX_THREATS: u32 = 40;
-
-// Lazy SMP helpers.
-
-/// Odd-numbered helpers start this many plies deeper than the main thread.
-pub const HELPER_ODD_DEPTH_OFFSET: i32 = 1;
-/// Memory counted per helper thread against `max_memory`: its threat
-/// solver's table (~0.6 MB), evaluator, board, ordering and PV buffers and
-/// the part of its stack it touches, rounded up generously.
-pub const HELPER_BYTES: usize = 4 << 20;
-
 // Move ordering: killers and history.
 
 /// Ordering bonus of the first and second killer of a ply.
@@ -150,6 +98,44 @@ pub const DEFENCE_VALUE_DIVISOR: i32 = 2;
 pub const TT_KEEP_DEPTH_MARGIN: i32 = 2;
 /// Victim choice: an entry's depth less this much per generation of age.
 pub const TT_AGE_WEIGHT: i32 = 8;
+
+// Threat-solver node budgets (`threat_budget`, per search).
+
+/// Under a node limit, the most one solver call takes: `max_nodes / THREAT_NODE_SHARE`.
+pub const THREAT_NODE_SHARE: u64 = 8;
+/// `timeout_turn 0`: our VCF at the root (no VCT, no defence, no leaf VCF).
+pub const INSTANT_VCF_NODES: u64 = 3_000;
+/// Depth- or node-limited search (bench, analysis): our VCF at the root.
+pub const UNLIMITED_VCF_NODES: u64 = 20_000;
+/// Depth- or node-limited search: our VCT at the root.
+pub const UNLIMITED_VCT_NODES: u64 = 20_000;
+/// Depth- or node-limited search: the opponent's VCF and its re-checks.
+pub const UNLIMITED_DEFEND_NODES: u64 = 20_000;
+/// VCF nodes per horizon call (timed or not; only with `leaf_vcf` on).
+pub const LEAF_VCF_NODES: u64 = 100;
+/// Timed search: our VCF nodes per ms of the hard limit.
+pub const VCF_NODES_PER_MS: u64 = 30;
+/// Timed search: least VCF nodes at the root.
+pub const VCF_MIN_NODES: u64 = 500;
+/// Timed search: most VCF nodes at the root.
+pub const VCF_MAX_NODES: u64 = 200_000;
+/// Timed search: no root VCT under this hard limit (ms).
+pub const VCT_MIN_MS: u64 = 300;
+/// Timed search: our VCT nodes per ms of the hard limit.
+pub const VCT_NODES_PER_MS: u64 = 30;
+/// Timed search: most VCT nodes at the root.
+pub const VCT_MAX_NODES: u64 = 300_000;
+/// Timed search: the opponent's VCF (and re-checks) nodes per ms.
+pub const DEFEND_NODES_PER_MS: u64 = 15;
+/// Timed search: least nodes for the opponent's VCF and its re-checks.
+pub const DEFEND_MIN_NODES: u64 = 500;
+/// Timed search: most nodes for the opponent's VCF and its re-checks.
+pub const DEFEND_MAX_NODES: u64 = 150_000;
+
+// Threat solver.
+
+/// Longest attack (in attacker moves) VCF/VCT iterative deepening tries.
+pub const MAX_THREATS: u32 = 40;
 
 // Time manager (`time::plan`).
 
@@ -177,3 +163,19 @@ pub const HARD_PER_MOVE_FACTOR: u64 = 4;
 pub const SOFT_PER_MOVE_DIVISOR: u64 = 2;
 /// No time control: the soft limit is the hard one divided by this.
 pub const DEFAULT_SOFT_DIVISOR: u64 = 2;
+
+// Stop-flag and clock polling.
+
+/// Tree nodes between two reads of the stop flag, node count and clock.
+pub const TREE_CHECK_EVERY: u64 = 64;
+/// The threat solver reads the stop flag when `nodes & THREAT_POLL_MASK == 0`.
+pub const THREAT_POLL_MASK: u64 = 1023;
+/// How often the watchdog mirrors the caller's stop flag (bounds STOP latency).
+pub const WATCHDOG_POLL: Duration = Duration::from_millis(2);
+
+// Lazy SMP helpers.
+
+/// Odd-numbered helpers start this many plies deeper than the main thread.
+pub const HELPER_ODD_DEPTH_OFFSET: i32 = 1;
+/// Memory counted per helper against `max_memory` (solver table, buffers, stack; generous).
+pub const HELPER_BYTES: usize = 4 << 20;
