@@ -31,6 +31,7 @@ use std::time::Instant;
 use crate::game::board::EMPTY;
 use crate::game::rules::is_win;
 use crate::game::{pattern, Board, Pos};
+use crate::search::params;
 use crate::search::{
     clamp_threads, threads_for_memory, time, tt_bytes_for, SearchRequest, SearchResult,
     SearchStats, Searcher, MAX_THREADS,
@@ -56,9 +57,6 @@ pub enum Report<'a> {
 
 /// The callback that receives `Report`s.
 pub type OnReport<'a> = dyn FnMut(Report) + 'a;
-
-/// Per-turn budget assumed for SWAP2 decisions when the manager gave none.
-const SWAP2_DEFAULT_TURN_MS: u64 = 5_000;
 
 const NO_BOARD: &str = "no board: send START first";
 
@@ -459,12 +457,13 @@ impl Engine {
     /// (SWAP2 probes): 80 % of the turn (or of an eighth of the clock) less
     /// what is spent, split evenly.
     fn share_limits(limits: &Limits, parts: u64) -> Limits {
-        let mut budget = limits.turn_ms.unwrap_or(SWAP2_DEFAULT_TURN_MS);
+        let mut budget = limits.turn_ms.unwrap_or(params::SWAP2_DEFAULT_TURN_MS);
         if let Some(left) = limits.time_left_ms {
-            budget = budget.min(u64::try_from(left.max(0)).unwrap_or(0) / 8);
+            budget =
+                budget.min(u64::try_from(left.max(0)).unwrap_or(0) / params::SWAP2_CLOCK_DIVISOR);
         }
         let spent = limits.start.elapsed().as_millis() as u64;
-        let budget = (budget * 8 / 10).saturating_sub(spent);
+        let budget = (budget * params::SWAP2_TURN_TENTHS / 10).saturating_sub(spent);
         Limits {
             turn_ms: Some(budget / parts.max(1)),
             match_ms: None,

@@ -31,7 +31,7 @@ pub const PONDER_MAX_DEPTH: u32 = 1_000;
 
 /// How often the engine looks at the clock while waiting for a ponder hit
 /// to finish.
-const POLL: Duration = Duration::from_millis(2);
+const POLL: Duration = crate::search::params::PONDER_POLL;
 
 /// What to ponder after our move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,7 +77,7 @@ fn usable_reply(after: &Board, reply: Pos) -> bool {
 
 /// Node budget of the short search that guesses the reply when the PV has
 /// none (some 0.1 s; it also warms the table for the opponent's position).
-pub const GUESS_NODES: u64 = 30_000;
+pub const GUESS_NODES: u64 = crate::search::params::PONDER_GUESS_NODES;
 
 /// The opponent's best move on `after` by a short search, if usable.
 fn guess_reply(

@@ -1,7 +1,7 @@
 //! SWAP2 opening decisions (SWAP2BOARD with 0, 3 or 5 stones), as pure
 //! procedures over a *probe*: a callback that searches a position for the
 //! side to move with a share of this turn's time and returns its best legal
-//! move and score (from the mover's point of view). The session supplies the
+//! move and score (from the mover's point of view). The engine supplies the
 //! real searcher; tests supply fakes.
 //!
 //! - 0 stones: try a few three-stone shapes around the centre and put down
@@ -16,9 +16,8 @@
 use crate::game::{Board, Pos};
 use crate::types::{score_text, Score};
 
-/// A 3-stone position within this score of even is "balanced". (Opening
-/// books call a position balanced within about ±150 centi-stones.)
-pub const BALANCE: Score = 150;
+/// A 3-stone position within this score of even is "balanced".
+pub const BALANCE: Score = crate::search::params::SWAP2_BALANCE;
 
 /// Three-stone shapes (Black, White, Black) as offsets from the centre.
 const SHAPES: [[(i64, i64); 3]; 6] = [

@@ -64,51 +64,41 @@ use crate::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 
 use super::movegen::{generate, unforced, Gen, Position};
 use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY, SORTED_HEAD};
+use super::params;
 use super::threat::ThreatSolver;
 use super::time::TimePlan;
 use super::tt::{Bound, Tt};
 
-/// How often (in nodes) the clock and the stop flag are read.
-const CHECK_EVERY: u64 = 64;
-/// Moves searched at full depth before reductions start.
-const LMR_FULL_MOVES: usize = 3;
-const LMR_MIN_DEPTH: i32 = 3;
-
 /// Late-move reduction of the `i`-th move (0-based) at `depth`: grows with
-/// the logarithms of both, 1 at depth 3 / move 3, 3 at depth 8 / move 20.
+/// the logarithms of both, 1 at depth 3 / move 3, 3 at depth 8 / move 20
+/// (`params::LMR_BASE`, `params::LMR_DIVISOR`).
 pub fn lmr_reduction(depth: i32, i: usize) -> i32 {
     let d = (depth.max(1) as f32).ln();
     let m = ((i + 1) as f32).ln();
-    (0.4 + d * m / 2.2) as i32
+    (params::LMR_BASE + d * m / params::LMR_DIVISOR) as i32
 }
-/// Late-move pruning: at depth d at most LMP_BASE + d² / 2 quiet moves
-/// (twice that at PV nodes).
-const LMP_BASE: usize = 2;
 
+/// Late-move pruning: at depth d at most `params::LMP_BASE` + d² / 2 quiet
+/// moves (`params::LMP_DEPTH_DIVISOR`; twice that at PV nodes:
+/// `params::LMP_PV_FACTOR`).
 fn lmp_limit(depth: i32) -> usize {
     let d = depth.max(1) as usize;
-    LMP_BASE + d * d / 2
+    params::LMP_BASE + d * d / params::LMP_DEPTH_DIVISOR
 }
 
-/// Reverse futility pruning: a non-PV node this close to the horizon whose
-/// static score beats beta by this much per remaining ply, with nothing of
-/// the opponent's to answer, fails high without searching.
-const RFP_MAX_DEPTH: i32 = 4;
-const RFP_MARGIN: Score = 120;
-
-/// Singular extension: at depth SE_MIN_DEPTH or more, a hash move whose
-/// stored score (a lower bound or exact, at most SE_TT_DEPTH plies
-/// shallower) beats every other move by SE_MARGIN a ply in a search of
-/// half the depth is searched a ply deeper.
-const SE_MIN_DEPTH: i32 = 6;
-const SE_TT_DEPTH: i32 = 2;
-const SE_MARGIN: Score = 16;
-
-/// Four quiescence (see `Tree::quiesce`): fours in a row at most (past it
-/// only four-threes, double fours and open fours), and how far below alpha
-/// the static score may be for fours to be tried.
-const Q_FOURS: u32 = 2;
-const Q_DELTA: Score = 300;
+// Reverse futility pruning: a non-PV node within `params::RFP_MAX_DEPTH`
+// of the horizon whose static score beats beta by `params::RFP_MARGIN` per
+// remaining ply, with nothing of the opponent's to answer, fails high
+// without searching.
+//
+// Singular extension: at depth `params::SE_MIN_DEPTH` or more, a hash move
+// whose stored score (a lower bound or exact, at most `params::SE_TT_DEPTH`
+// plies shallower) beats every other move by `params::SE_MARGIN` a ply in
+// a search of half the depth is searched a ply deeper.
+//
+// Four quiescence (see `Tree::quiesce`): `params::Q_FOURS` fours in a row
+// at most (past it only four-threes, double fours and open fours), tried
+// only when the static score is less than `params::Q_DELTA` below alpha.
 
 /// What bounds one tree search.
 pub struct TreeLimits<'a> {
@@ -294,7 +284,7 @@ impl<'a, 'b> Tree<'a, 'b> {
     pub fn pvs(&mut self, mut depth: i32, mut alpha: Score, mut beta: Score, ply: usize) -> Score {
         self.pv_len[ply] = 0;
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
+        if self.nodes.is_multiple_of(params::TREE_CHECK_EVERY) {
             self.check_limits();
         }
         if self.aborted {
@@ -378,37 +368,37 @@ impl<'a, 'b> Tree<'a, 'b> {
             hash_move = Pos::NONE;
         }
 
-        // Reverse futility pruning (see RFP_MARGIN).
+        // Reverse futility pruning (see `params::RFP_MARGIN`).
         if !pv_node
             && excluded.is_none()
             && !horizon
-            && depth <= RFP_MAX_DEPTH
+            && depth <= params::RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
             && unforced(&self.pos)
         {
             let ev = self.pos.ev.evaluate(stm);
-            if ev - RFP_MARGIN * depth >= beta {
+            if ev - params::RFP_MARGIN * depth >= beta {
                 return ev;
             }
         }
 
-        // Singular extension (see SE_MARGIN): the other moves searched to
+        // Singular extension (see `params::SE_MARGIN`): the other moves searched to
         // half the depth against the hash move's score less the margin.
         let mut hash_ext = 0;
         if let Some(hit) = tt_hit {
             if excluded.is_none()
                 && !horizon
-                && depth >= SE_MIN_DEPTH
-                && (ply as i32) < 2 * self.root_depth
+                && depth >= params::SE_MIN_DEPTH
+                && (ply as i32) < params::SE_MAX_PLY_FACTOR * self.root_depth
                 && !hash_move.is_none()
                 && hit.bound != Bound::Upper
-                && hit.depth >= depth - SE_TT_DEPTH
+                && hit.depth >= depth - params::SE_TT_DEPTH
                 && hit.score.abs() < MATE_BOUND
             {
-                let sb = hit.score - SE_MARGIN * depth;
+                let sb = hit.score - params::SE_MARGIN * depth;
                 self.se_tests += 1;
                 self.excluded[ply] = hash_move;
-                let v = self.pvs(depth / 2, sb - 1, sb, ply);
+                let v = self.pvs(depth / params::SE_DEPTH_DIVISOR, sb - 1, sb, ply);
                 self.excluded[ply] = Pos::NONE;
                 if self.aborted {
                     return 0;
@@ -508,7 +498,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             // quiet moves are tried (never a forced defence).
             if quiet && !killer && best > -MATE_BOUND {
                 let limit = lmp_limit(depth);
-                if i >= limit * if pv_node { 2 } else { 1 } {
+                if i >= limit * if pv_node { params::LMP_PV_FACTOR } else { 1 } {
                     continue;
                 }
             }
@@ -522,8 +512,10 @@ impl<'a, 'b> Tree<'a, 'b> {
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
             } else {
                 let mut r = 0;
-                if quiet && !killer && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
-                    r = lmr_reduction(depth, i) + !pv_node as i32;
+                if quiet && !killer && depth >= params::LMR_MIN_DEPTH && i >= params::LMR_FULL_MOVES
+                {
+                    let extra = if pv_node { 0 } else { params::LMR_NON_PV_EXTRA };
+                    r = lmr_reduction(depth, i) + extra;
                 }
                 self.search_late(new_depth, r, alpha, beta, ply + 1)
             };
@@ -567,23 +559,26 @@ impl<'a, 'b> Tree<'a, 'b> {
     }
 
     /// The horizon of a side with nothing of the opponent's to answer: the
-    /// static score, unless it is below beta but within `Q_DELTA` of alpha
-    /// and the side can make a four: then each four is tried (the
+    /// static score, unless it is below beta but within `params::Q_DELTA`
+    /// of alpha and the side can make a four: then each four is tried (the
     /// opponent's forced block is searched as any such reply is, and so
-    /// are its counter-fours), at most `Q_FOURS` fours deep in a line, and
-    /// past that only fours that make a second threat.
+    /// are its counter-fours), at most `params::Q_FOURS` fours deep in a
+    /// line, and past that only fours that make a second threat.
     fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
         let stm = self.pos.stm();
         let stand = self.pos.ev.evaluate(stm);
-        // Past `Q_FOURS` only a four that makes a second threat (a
+        // Past `params::Q_FOURS` only a four that makes a second threat (a
         // four-three, a double four, an open four) is still tried: it ends
         // most lines. One class bound decides both whether and which.
-        let least = if self.q_fours >= Q_FOURS {
+        let least = if self.q_fours >= params::Q_FOURS {
             Class::FourThree
         } else {
             Class::Block4
         };
-        if stand >= beta || self.pos.ev.fours_from(stm, least) == 0 || stand + Q_DELTA <= alpha {
+        if stand >= beta
+            || self.pos.ev.fours_from(stm, least) == 0
+            || stand + params::Q_DELTA <= alpha
+        {
             return stand;
         }
         let mut fours = std::mem::take(&mut self.move_bufs[ply]);
@@ -729,13 +724,13 @@ mod tests {
     #[test]
     fn reverse_futility_cuts_only_quiet_non_pv_nodes_far_above_beta() {
         // Far above beta at depth 2, null window: one node, the static score.
-        let (nodes, score, ev) = probe(QUIET, 2, 2 * RFP_MARGIN + 1, false);
+        let (nodes, score, ev) = probe(QUIET, 2, 2 * params::RFP_MARGIN + 1, false);
         assert_eq!((nodes, score), (1, ev));
         // Not far enough above it, or at a PV node, or too deep: searched.
-        assert!(probe(QUIET, 2, 2 * RFP_MARGIN - 1, false).0 > 1);
-        assert!(probe(QUIET, 2, 2 * RFP_MARGIN + 1, true).0 > 1);
-        let deep = RFP_MAX_DEPTH + 1;
-        assert!(probe(QUIET, deep, RFP_MARGIN * deep + 1, false).0 > 1);
+        assert!(probe(QUIET, 2, 2 * params::RFP_MARGIN - 1, false).0 > 1);
+        assert!(probe(QUIET, 2, 2 * params::RFP_MARGIN + 1, true).0 > 1);
+        let deep = params::RFP_MAX_DEPTH + 1;
+        assert!(probe(QUIET, deep, params::RFP_MARGIN * deep + 1, false).0 > 1);
         // An open three of the opponent's must be answered: never cut.
         let threat = QUIET.replacen(
             ". . . . . . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        . . . . . . X X",
@@ -743,7 +738,7 @@ mod tests {
             1,
         );
         assert_ne!(threat, QUIET);
-        assert!(probe(&threat, 2, 2 * RFP_MARGIN + 1, false).0 > 1);
+        assert!(probe(&threat, 2, 2 * params::RFP_MARGIN + 1, false).0 > 1);
     }
     #[test]
     fn a_singular_test_leaves_its_move_out_and_stores_nothing() {
@@ -778,13 +773,13 @@ mod tests {
             . . . . . . . . .
             . . . . . . . . .";
         with_tree(text, &Tt::new(1 << 18), |tree| {
-            for depth in 1..SE_MIN_DEPTH {
+            for depth in 1..params::SE_MIN_DEPTH {
                 tree.root_depth = depth;
                 tree.pvs(depth, -INFINITE, INFINITE, 1);
             }
             // Too shallow so far: no test.
             assert_eq!(tree.se_tests, 0);
-            for depth in SE_MIN_DEPTH..SE_MIN_DEPTH + 3 {
+            for depth in params::SE_MIN_DEPTH..params::SE_MIN_DEPTH + 3 {
                 tree.root_depth = depth;
                 let s = tree.pvs(depth, -INFINITE, INFINITE, 1);
                 assert!(s.abs() < MATE_BOUND, "depth {depth}: {s}");
@@ -827,8 +822,8 @@ mod tests {
         assert!(ev < MATE_BOUND);
         assert!(score >= MATE_BOUND, "score {score}, static {ev}");
         assert!(nodes > 1);
-        // Static score Q_DELTA or more below alpha: it stands, unsearched.
-        let (nodes, score, ev) = probe(FOUR_THREE, 0, -(Q_DELTA + 1), false);
+        // Static score params::Q_DELTA or more below alpha: it stands, unsearched.
+        let (nodes, score, ev) = probe(FOUR_THREE, 0, -(params::Q_DELTA + 1), false);
         assert_eq!((nodes, score), (1, ev));
         // Without a four to make there is nothing to try.
         let (nodes, score, ev) = probe(QUIET, 0, -1, false);
@@ -839,7 +834,7 @@ mod tests {
     fn past_its_plain_fours_the_quiescence_still_tries_a_four_three() {
         // Two fours already made in the line: the four-three is still
         // tried, and wins.
-        let (nodes, score, ev) = probe_after_fours(FOUR_THREE, 0, -1, false, Q_FOURS);
+        let (nodes, score, ev) = probe_after_fours(FOUR_THREE, 0, -1, false, params::Q_FOURS);
         assert!(ev < MATE_BOUND);
         assert!(score >= MATE_BOUND, "score {score}, static {ev}");
         assert!(nodes > 1);
@@ -852,7 +847,7 @@ mod tests {
         );
         assert_ne!(plain, FOUR_THREE);
         assert!(probe_after_fours(&plain, 0, -1, false, 0).0 > 1);
-        let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, Q_FOURS);
+        let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, params::Q_FOURS);
         assert_eq!((nodes, score), (1, ev));
     }
 }

@@ -16,6 +16,7 @@
 pub mod alphabeta;
 pub mod movegen;
 pub mod ordering;
+pub mod params;
 pub mod smp;
 pub mod time;
 pub mod tt;
@@ -112,15 +113,6 @@ pub struct SearchResult {
     pub ranked: Vec<(Pos, Score)>,
 }
 
-/// Aspiration window half-width, and the widening past which a failing
-/// iteration is searched with an open window.
-const ASPIRATION: Score = 60;
-const ASPIRATION_OPEN: Score = 4_000;
-/// Root moves searched at full depth before late quiet ones are reduced,
-/// and the first depth at which they are.
-const ROOT_LMR_FULL_MOVES: usize = 4;
-const ROOT_LMR_MIN_DEPTH: i32 = 4;
-
 /// Statistics of the last search (for bench and reports).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchStats {
@@ -214,7 +206,7 @@ pub struct ThreatBudget {
 pub fn threat_budget(plan: &time::TimePlan, max_nodes: u64) -> ThreatBudget {
     let b = threat_budget_for_time(plan);
     // Under a node limit the solver takes at most an eighth of it per call.
-    let cap = |n: u64| n.min(max_nodes / 8);
+    let cap = |n: u64| n.min(max_nodes / params::THREAT_NODE_SHARE);
     ThreatBudget {
         vcf: cap(b.vcf),
         vct: cap(b.vct),
@@ -226,7 +218,7 @@ pub fn threat_budget(plan: &time::TimePlan, max_nodes: u64) -> ThreatBudget {
 fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
     if plan.instant {
         return ThreatBudget {
-            vcf: 3_000,
+            vcf: params::INSTANT_VCF_NODES,
             vct: 0,
             defend: 0,
             leaf: 0,
@@ -235,20 +227,25 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
     if plan.unlimited {
         // Depth- or node-limited (bench, analysis): fixed, deterministic.
         return ThreatBudget {
-            vcf: 20_000,
-            vct: 20_000,
-            defend: 20_000,
-            leaf: 100,
+            vcf: params::UNLIMITED_VCF_NODES,
+            vct: params::UNLIMITED_VCT_NODES,
+            defend: params::UNLIMITED_DEFEND_NODES,
+            leaf: params::LEAF_VCF_NODES,
         };
     }
     // About a tenth of the hard limit each at ~300k solver nodes a second,
     // less when the machine is busy.
     let ms = plan.hard_ms;
     ThreatBudget {
-        vcf: (ms * 30).clamp(500, 200_000),
-        vct: if ms >= 300 { (ms * 30).min(300_000) } else { 0 },
-        defend: (ms * 15).clamp(500, 150_000),
-        leaf: 100,
+        vcf: (ms * params::VCF_NODES_PER_MS).clamp(params::VCF_MIN_NODES, params::VCF_MAX_NODES),
+        vct: if ms >= params::VCT_MIN_MS {
+            (ms * params::VCT_NODES_PER_MS).min(params::VCT_MAX_NODES)
+        } else {
+            0
+        },
+        defend: (ms * params::DEFEND_NODES_PER_MS)
+            .clamp(params::DEFEND_MIN_NODES, params::DEFEND_MAX_NODES),
+        leaf: params::LEAF_VCF_NODES,
     }
 }
 
@@ -718,12 +715,13 @@ fn aspiration(
     prev: Score,
     multipv: usize,
 ) -> Option<Score> {
-    let mut delta = ASPIRATION;
-    let (mut alpha, mut beta) = if depth >= 4 && multipv == 1 && !is_mate_score(prev) {
-        (prev - delta, prev + delta)
-    } else {
-        (-INFINITE, INFINITE)
-    };
+    let mut delta = params::ASPIRATION;
+    let (mut alpha, mut beta) =
+        if depth >= params::ASPIRATION_MIN_DEPTH && multipv == 1 && !is_mate_score(prev) {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
     loop {
         let s = root_iteration(tree, rms, depth, alpha, beta, multipv)?;
         match widen(alpha, beta, s, delta) {
@@ -738,7 +736,7 @@ fn aspiration(
 /// done), else the new (alpha, beta, delta). A fail low also pulls beta
 /// down to the old window's middle (the score is below the old window, so
 /// the re-search need not look above it); the width grows 1.5× a fail and
-/// the window opens fully only past `ASPIRATION_OPEN` or on a mate score:
+/// the window opens fully only past `params::ASPIRATION_OPEN` or on a mate score:
 /// an open-window pass costs far more than a few narrow re-searches.
 fn widen(alpha: Score, beta: Score, s: Score, delta: Score) -> Option<(Score, Score, Score)> {
     let (mut alpha, mut beta) = if s <= alpha && alpha > -INFINITE {
@@ -748,8 +746,8 @@ fn widen(alpha: Score, beta: Score, s: Score, delta: Score) -> Option<(Score, Sc
     } else {
         return None;
     };
-    let delta = delta + delta / 2;
-    if delta > ASPIRATION_OPEN || is_mate_score(s) {
+    let delta = delta + delta / params::ASPIRATION_GROWTH_DIVISOR;
+    if delta > params::ASPIRATION_OPEN || is_mate_score(s) {
         alpha = -INFINITE;
         beta = INFINITE;
     }
@@ -783,7 +781,10 @@ fn root_threats(
         }
     }
     // The solver only sees node budgets; keep its share of the clock small.
-    let late = |tree: &Tree| !tree.plan.unlimited && tree.elapsed_ms() * 4 >= tree.plan.hard_ms;
+    let late = |tree: &Tree| {
+        !tree.plan.unlimited
+            && tree.elapsed_ms() * params::ROOT_THREAT_TIME_SHARE >= tree.plan.hard_ms
+    };
     if budget.vct > 0 && !late(tree) {
         let line = tree
             .threat
@@ -798,7 +799,7 @@ fn root_threats(
         tree.vcf_nodes += tree.threat.nodes();
         if theirs.is_some() {
             let mut safe = Vec::new();
-            let each = (budget.defend / moves.len() as u64).max(100);
+            let each = (budget.defend / moves.len() as u64).max(params::DEFEND_MIN_NODES_PER_MOVE);
             for &m in moves.iter() {
                 if late(tree) {
                     // Out of time for this: unchecked moves count as safe.
@@ -829,9 +830,9 @@ fn root_threats(
 /// Plies taken off the null-window search of the `i`-th root move (0-based)
 /// at `depth`: late quiet moves are reduced as a PV node's are in the tree
 /// (a move that beats alpha anyway is searched again at full depth); the
-/// first `ROOT_LMR_FULL_MOVES`, tactical moves and shallow iterations never.
+/// first `params::ROOT_LMR_FULL_MOVES`, tactical moves and shallow iterations never.
 fn root_reduction(depth: i32, i: usize, tactical: bool) -> i32 {
-    if tactical || depth < ROOT_LMR_MIN_DEPTH || i < ROOT_LMR_FULL_MOVES {
+    if tactical || depth < params::ROOT_LMR_MIN_DEPTH || i < params::ROOT_LMR_FULL_MOVES {
         0
     } else {
         alphabeta::lmr_reduction(depth, i)

@@ -6,12 +6,12 @@ use crate::game::board::{Pos, MAX_CELLS};
 use crate::types::Color;
 
 use super::movegen::Position;
+use super::params;
 
 pub const MAX_PLY: usize = 128;
 
+/// Above every other ordering score: the hash move always comes first.
 const HASH_BONUS: i32 = 1 << 28;
-const KILLER_BONUS: [i32; 2] = [900, 800];
-const HISTORY_MAX: i32 = 1 << 14;
 
 /// Killer moves per ply and a history table per colour.
 pub struct Ordering {
@@ -38,7 +38,7 @@ impl Ordering {
     pub fn new_search(&mut self) {
         self.killers.fill([Pos::NONE; 2]);
         for h in self.history.iter_mut() {
-            *h /= 4;
+            *h /= params::HISTORY_FADE_DIVISOR;
         }
     }
 
@@ -60,7 +60,7 @@ impl Ordering {
             k[1] = k[0];
             k[0] = mv;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(params::HISTORY_BONUS_MAX);
         self.bump(color, mv, bonus);
         for &q in tried {
             if q != mv {
@@ -72,8 +72,8 @@ impl Ordering {
     #[inline]
     fn bump(&mut self, color: Color, p: Pos, bonus: i32) {
         let h = &mut self.history[Self::hist_idx(color, p)];
-        // Gravity: values stay within ±HISTORY_MAX.
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        // Gravity: values stay within ±params::HISTORY_MAX.
+        *h += bonus - *h * bonus.abs() / params::HISTORY_MAX;
     }
 
     /// Score every move for ordering, best first after sorting.
@@ -131,11 +131,11 @@ impl Ordering {
                 let mut s = ATTACK_ORDER[own as usize]
                     + DEFEND_ORDER[theirs as usize]
                     + pos.ev.value(m, stm)
-                    + pos.ev.value(m, opp) / 2;
+                    + pos.ev.value(m, opp) / params::DEFENCE_VALUE_DIVISOR;
                 if let Some(i) = self.killers[ply].iter().position(|&k| k == m) {
-                    s += KILLER_BONUS[i];
+                    s += params::KILLER_BONUS[i];
                 }
-                s + self.history[Self::hist_idx(stm, m)] / 64
+                s + self.history[Self::hist_idx(stm, m)] / params::HISTORY_ORDER_DIVISOR
             };
             out.push((m, s));
         }

@@ -28,7 +28,7 @@ use super::movegen::Position;
 use super::ordering::Ordering as MoveOrdering;
 use super::threat::ThreatSolver;
 use super::tt::Tt;
-use super::{aspiration, time, RootMove};
+use super::{aspiration, params, time, RootMove};
 
 /// What a helper thread keeps across searches: its own move ordering and a
 /// threat solver (the tree needs one; helpers never run root threats).
@@ -39,10 +39,9 @@ pub(super) struct HelperState {
 
 /// Most search threads `INFO thread_num` may ask for.
 pub const MAX_THREADS: usize = 64;
-/// Memory counted per helper thread against `max_memory`: its threat
-/// solver's table (~0.6 MB), evaluator, board, ordering and PV buffers and
-/// the part of its stack it touches, rounded up generously.
-pub const HELPER_BYTES: usize = 4 << 20;
+/// Memory counted per helper thread (see `params::HELPER_BYTES`; named
+/// here too for the memory sizing in `search`).
+pub use super::params::HELPER_BYTES;
 
 /// Threads a `thread_num` request gets: at least 1, at most the machine's
 /// parallelism and `MAX_THREADS`.
@@ -99,7 +98,7 @@ impl HelperJob<'_> {
         let mut rms = RootMove::list(order);
         let mut prev = 0;
         let mut reported = 0;
-        let first = 1 + (self.id % 2) as i32;
+        let first = 1 + (self.id % 2) as i32 * params::HELPER_ODD_DEPTH_OFFSET;
         for depth in first..=self.max_depth {
             let Some(s) = aspiration(&mut tree, &mut rms, depth, prev, 1) else {
                 break;

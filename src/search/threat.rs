@@ -40,8 +40,11 @@ use crate::game::pattern::{table, Pattern, PatternTable, Threat};
 use crate::game::rules;
 use crate::types::{Color, Rule};
 
-/// Longest attack (in attacker moves) iterative deepening will try.
-pub const MAX_THREATS: u32 = 40;
+use super::params;
+
+/// Longest attack iterative deepening tries (see `params::MAX_THREATS`;
+/// named here too for the root's VCT call).
+pub use super::params::MAX_THREATS;
 
 const TT_BITS: u32 = 16;
 
@@ -119,7 +122,14 @@ impl ThreatSolver {
         max_nodes: u64,
         stop: &AtomicBool,
     ) -> Option<Vec<Pos>> {
-        self.solve(board, attacker, Mode::Vcf, MAX_THREATS, max_nodes, stop)
+        self.solve(
+            board,
+            attacker,
+            Mode::Vcf,
+            params::MAX_THREATS,
+            max_nodes,
+            stop,
+        )
     }
 
     /// A VCT of at most `max_threats` attacker moves (see `find_vct`).
@@ -181,7 +191,7 @@ impl ThreatSolver {
     fn tick(&mut self, ctx: &Ctx) -> bool {
         self.nodes += 1;
         if self.nodes >= self.max_nodes
-            || (self.nodes & 1023 == 0 && ctx.stop.load(Ordering::Relaxed))
+            || (self.nodes & params::THREAT_POLL_MASK == 0 && ctx.stop.load(Ordering::Relaxed))
         {
             self.aborted = true;
         }
@@ -600,7 +610,7 @@ pub fn find_vct(
     max_nodes: u64,
     stop: &AtomicBool,
 ) -> Option<Vec<Pos>> {
-    ThreatSolver::new().vct(board, attacker, MAX_THREATS, max_nodes, stop)
+    ThreatSolver::new().vct(board, attacker, params::MAX_THREATS, max_nodes, stop)
 }
 
 #[cfg(test)]

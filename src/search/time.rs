@@ -22,9 +22,12 @@
 //! is up). A watchdog thread (`search::watchdog`) raises the stop flag at the
 //! hard limit, so no part of the search can overrun on a busy machine.
 //! `timeout_turn 0` answers at once; `max_depth` and `max_node` are honoured,
-//! and with no time control at all a turn of 5 s is assumed.
+//! and with no time control at all a turn of 5 s is assumed. (These numbers,
+//! the moves-to-go bounds and the soft-limit fractions live in `params`.)
 
 use std::time::Instant;
+
+use super::params;
 
 /// Everything the manager told us that bounds one search.
 #[derive(Clone, Debug)]
@@ -59,9 +62,6 @@ impl Default for Limits {
 /// `time_left` value managers send when the game is not timed.
 pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
 
-/// Turn time used when the manager gave no time control at all.
-pub const DEFAULT_TURN_MS: u64 = 5_000;
-
 /// Per-move plan in milliseconds from `Limits::start`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimePlan {
@@ -78,17 +78,17 @@ pub struct TimePlan {
 /// Safety margin for the per-turn limit. 40 ms at least: two engines
 /// sharing two busy cores were seen answering 31 ms after the hard limit.
 pub fn turn_margin(turn_ms: u64) -> u64 {
-    (turn_ms / 10).max(40)
+    (turn_ms / params::TURN_MARGIN_DIVISOR).max(params::TURN_MARGIN_MIN_MS)
 }
 
 /// Safety margin for the remaining game time.
 pub fn clock_margin(left_ms: u64) -> u64 {
-    (left_ms / 20).max(50)
+    (left_ms / params::CLOCK_MARGIN_DIVISOR).max(params::CLOCK_MARGIN_MIN_MS)
 }
 
 /// Estimate of how many more moves we will have to make.
 pub fn moves_to_go(empty_cells: usize) -> u64 {
-    ((empty_cells / 6) as u64).clamp(8, 30)
+    ((empty_cells / params::MTG_EMPTY_PER_MOVE) as u64).clamp(params::MTG_MIN, params::MTG_MAX)
 }
 
 /// Build the plan for one move. `empty_cells` feeds the moves-to-go estimate.
@@ -120,9 +120,11 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
     if let Some(left) = left {
         let usable = left.saturating_sub(clock_margin(left));
         let per_move = usable / moves_to_go(empty_cells);
-        let h = (usable / 3).min(per_move.saturating_mul(4)).max(1);
+        let h = (usable / params::MAX_SPEND_DIVISOR)
+            .min(per_move.saturating_mul(params::HARD_PER_MOVE_FACTOR))
+            .max(1);
         hard = Some(hard.map_or(h, |x| x.min(h)));
-        let s = (per_move / 2).max(1);
+        let s = (per_move / params::SOFT_PER_MOVE_DIVISOR).max(1);
         soft = Some(soft.map_or(s, |x| x.min(s)));
     }
     match (soft, hard) {
@@ -136,9 +138,9 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
             if limits.max_depth.is_some() || limits.max_nodes.is_some() {
                 TimePlan::UNLIMITED
             } else {
-                let h = DEFAULT_TURN_MS - turn_margin(DEFAULT_TURN_MS);
+                let h = params::DEFAULT_TURN_MS - turn_margin(params::DEFAULT_TURN_MS);
                 TimePlan {
-                    soft_ms: h / 2,
+                    soft_ms: h / params::DEFAULT_SOFT_DIVISOR,
                     hard_ms: h,
                     instant: false,
                     unlimited: false,
@@ -285,7 +287,7 @@ mod tests {
                 && !p.out_of_time(u64::MAX)
         );
         let p = plan(&limits(None, None, None), 200);
-        assert!(!p.unlimited && p.hard_ms < DEFAULT_TURN_MS);
+        assert!(!p.unlimited && p.hard_ms < params::DEFAULT_TURN_MS);
     }
 
     #[test]

@@ -26,6 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use crate::game::Pos;
 use crate::types::{Score, MATE_BOUND};
 
+use super::params;
+
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -258,7 +260,7 @@ impl Tt {
             Some((i, e)) => {
                 if e.generation() == generation
                     && bound != Bound::Exact
-                    && (e.depth as i32) > depth + 2
+                    && (e.depth as i32) > depth + params::TT_KEEP_DEPTH_MARGIN
                 {
                     return;
                 }
@@ -275,7 +277,7 @@ impl Tt {
                         break;
                     }
                     let age = ((generation as i32 - e.generation() as i32) + 64) & 63;
-                    let val = e.depth as i32 - 8 * age;
+                    let val = e.depth as i32 - params::TT_AGE_WEIGHT * age;
                     if val < best_val {
                         best_val = val;
                         best = i;

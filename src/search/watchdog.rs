@@ -7,10 +7,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// How often the caller's flag is mirrored (bounds the added STOP latency).
-const POLL: Duration = Duration::from_millis(2);
+use super::params;
 
 pub struct Watchdog {
     flag: Arc<AtomicBool>,
@@ -61,8 +60,8 @@ fn watch(
         let now = Instant::now();
         let wait = match deadline {
             Some(d) if d <= now => break,
-            Some(d) => (d - now).min(POLL),
-            None => POLL,
+            Some(d) => (d - now).min(params::WATCHDOG_POLL),
+            None => params::WATCHDOG_POLL,
         };
         finished = match cv.wait_timeout(finished, wait) {
             Ok((g, _)) => g,
@@ -85,6 +84,7 @@ impl Drop for Watchdog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn wait_for(flag: &AtomicBool) -> bool {
         // Generous: only proves the flag gets raised, not how fast.
