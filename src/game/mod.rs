@@ -3,6 +3,8 @@
 pub mod board;
 pub mod pattern;
 pub mod rules;
+#[cfg(test)]
+pub(crate) mod testutil;
 pub mod zobrist;
 
 pub use board::{Board, BoardError, Move, Pos};

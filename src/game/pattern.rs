@@ -440,6 +440,7 @@ pub fn threat_at(board: &Board, p: Pos, color: Color) -> Threat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::testutil::{Area, Colours, Neutral, RandomBoard};
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
     use std::time::Instant;
@@ -701,17 +702,11 @@ mod tests {
             };
             for round in 0..12 {
                 let size = [9, 15, 20][round % 3];
-                let mut b = Board::square(size, rules).unwrap();
-                let stones = 20 + rng.below(60) as usize;
-                for i in 0..stones {
-                    let empties: Vec<Pos> = b.empty_cells().collect();
-                    let p = empties[rng.below(empties.len() as u64) as usize];
-                    if i % 23 == 22 {
-                        b.make_neutral(p);
-                    } else {
-                        b.play(p);
-                    }
-                }
+                let b = RandomBoard::square(size, rules)
+                    .stones(20, 80)
+                    .neutral(Neutral::Every(23))
+                    .board(&mut rng)
+                    .unwrap();
                 let dirs = b.dirs();
                 let empties: Vec<Pos> = b.empty_cells().filter(|&p| b.near_count(p) > 0).collect();
                 for &p in &empties {
@@ -773,23 +768,13 @@ mod tests {
             continuous: false,
         };
         let mut seen = 0;
+        // Black-heavy positions in the middle, so that shapes occur.
+        let gen = RandomBoard::square(13, rules)
+            .exactly(30)
+            .area(Area::Centre(7))
+            .colours(Colours::WhiteEvery(3));
         for _ in 0..60 {
-            let mut b = Board::square(13, rules).unwrap();
-            for i in 0..30 {
-                let x = 3 + rng.below(7) as i64;
-                let y = 3 + rng.below(7) as i64;
-                let p = b.pos(x, y).unwrap();
-                if b.is_empty(p) {
-                    b.make(
-                        p,
-                        if i % 3 == 2 {
-                            Color::White
-                        } else {
-                            Color::Black
-                        },
-                    );
-                }
-            }
+            let b = gen.board(&mut rng).unwrap();
             for p in b.empty_cells().collect::<Vec<_>>() {
                 let f = rules::is_forbidden(&b, p);
                 assert_eq!(

@@ -188,6 +188,7 @@ mod tests {
     use super::*;
     use crate::game::board::BLACK;
     use crate::game::pattern::line_pattern;
+    use crate::game::testutil::{Area, Colours, Neutral, RandomBoard};
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
 
@@ -574,25 +575,13 @@ mod tests {
         let mut found = 0;
         for game in 0..150 {
             let size = if game % 2 == 0 { 15 } else { 11 };
-            let mut b = Board::square(size, RENJU).unwrap();
             // Black-heavy positions in a small area so that shapes occur.
-            let n = 14 + rng.below(22) as usize;
-            let span = 7;
-            let base = (size as i64 - span) / 2;
-            for i in 0..n {
-                let x = base + rng.below(span as u64) as i64;
-                let y = base + rng.below(span as u64) as i64;
-                let p = b.pos(x, y).unwrap();
-                if !b.is_empty(p) {
-                    continue;
-                }
-                let c = if i % 3 == 2 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                b.make(p, c);
-            }
+            let b = RandomBoard::square(size, RENJU)
+                .stones(14, 36)
+                .area(Area::Centre(7))
+                .colours(Colours::WhiteEvery(3))
+                .board(&mut rng)
+                .unwrap();
             for p in b.empty_cells().collect::<Vec<_>>() {
                 let fast = is_forbidden(&b, p);
                 let mut c = b.clone();
@@ -614,17 +603,11 @@ mod tests {
                 rule,
                 continuous: false,
             };
+            let gen = RandomBoard::square(9, rules)
+                .exactly(45)
+                .neutral(Neutral::OneIn(12));
             for _ in 0..40 {
-                let mut b = Board::square(9, rules).unwrap();
-                for _ in 0..45 {
-                    let empties: Vec<Pos> = b.empty_cells().collect();
-                    let p = empties[rng.below(empties.len() as u64) as usize];
-                    if rng.below(12) == 0 {
-                        b.make_neutral(p);
-                    } else {
-                        b.play(p);
-                    }
-                }
+                let b = gen.board(&mut rng).unwrap();
                 for p in b.empty_cells().collect::<Vec<_>>() {
                     for color in [Color::Black, Color::White] {
                         let by_table = b
