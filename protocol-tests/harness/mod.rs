@@ -10,6 +10,8 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+pub mod arena_args;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_pbrain-sente");
 
 /// Default time to wait for an answer: generous, so a busy machine does not
