@@ -158,17 +158,15 @@ fn play(game: &Game) -> (Outcome, usize) {
     for p in players.iter_mut() {
         // INFO first (allowed at any time), so the engine sizes its tables
         // once, for the small budget, when START comes.
-        for l in [
+        p.e.setup(&[
             format!("INFO timeout_turn {TURN_MS}"),
             "INFO timeout_match 0".into(),
             "INFO max_memory 67108864".into(),
             "INFO game_type 1".into(),
             format!("INFO rule {}", game.bits),
             format!("START {}", game.size),
-        ] {
-            p.e.send(&l).unwrap();
-        }
-        assert_eq!(p.e.answer(ANSWER_TIMEOUT).unwrap(), "OK", "{}", game.name);
+        ])
+        .unwrap_or_else(|m| panic!("{}: {m}", game.name));
     }
     for &(x, y) in &game.opening {
         let c = board.to_move();
