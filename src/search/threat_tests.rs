@@ -272,25 +272,40 @@ fn renju_white_wins_on_black_forbidden_point() {
 
 #[test]
 fn counter_four_must_be_answered() {
-    // Black's four at (4,1) is blocked by White at (5,1), which makes a
-    // White four; Black must answer it.
+    // Black's only four is at (4,6) (with an open three on the diagonal).
+    // White's only block, (5,6), makes a White four; Black must answer it
+    // at (5,7), which also makes Black's open four on the diagonal. The
+    // other end of that diagonal, (1,3), makes the same open four but
+    // ignores White's four, and comes first in board order: a solver that
+    // does not answer counter-fours finds a false line through it, and one
+    // that gives up on them finds none.
     let mut b = board(
         "
+        . . . . . . . . . O O
         . . . . . . . . . . .
-        . X X X . . . . . . .
+        . . . . . X . . . . .
         . . . . . O . . . . .
-        . . . . . O . . . . .
-        . . . . . O . . . . .
+        . . X . . O . . . . .
+        . . . X . O . . . . .
+        O X X X . . . . . . .
         . . . . . . . . . . .
         . . . . . . . . . . .",
         Rule::Freestyle,
     );
-    let line = find_vcf(&mut b, Color::Black, 100_000, &no_stop());
+    let (a, d) = (Color::Black, Color::White);
+    let line = find_vcf(&mut b, a, 100_000, &no_stop()).expect("Black wins by VCF");
     let mut c = b.clone();
-    assert_eq!(line.is_some(), slow_vcf(&mut c, Color::Black, 3));
-    if let Some(l) = line {
-        validate(&b, Color::Black, &l, true);
-    }
+    assert!(slow_vcf(&mut c, a, 3), "the reference finds the win too");
+    // A real win: fours, forced blocks, and the defender never left a five.
+    validate(&b, a, &line, true);
+    // It goes through the counter-four and answers it: after the first
+    // four and its block White has exactly one five point, and Black's
+    // next move takes it.
+    assert!(line.len() >= 5, "{line:?}");
+    let mut c = b.clone();
+    c.make(line[0], a);
+    c.make(line[1], d);
+    assert_eq!(win_points(&c, d), vec![line[2]], "{line:?}\n{c:?}");
 }
 
 #[test]
