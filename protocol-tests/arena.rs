@@ -3,19 +3,19 @@
 //! shell engines in protocol-tests/engines/) and must score every forfeit
 //! correctly, write the JSON contract, stop an SPRT, and never hang.
 
+#[path = "harness/mod.rs"]
+mod harness;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const ARENA: &str = env!("CARGO_BIN_EXE_sente-arena");
-const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-sente");
+use harness::arena_args::{fake, ArenaArgs, ARENA};
+use harness::{Engine, BIN as BRAIN};
+
 /// No arena run in these tests may take longer than this (a hang fails).
 const BOUND: Duration = Duration::from_secs(120);
-
-fn fake(kind: &str) -> String {
-    format!("{ARENA} --fake-engine {kind}")
-}
 
 fn temp_dir(tag: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -35,11 +35,12 @@ struct Run {
 }
 
 /// Run the arena with `args` plus a JSON file; fail if it runs past BOUND.
-fn arena(args: &[&str]) -> Run {
+fn arena(args: ArenaArgs) -> Run {
+    let args = args.to_vec();
     let dir = temp_dir("run");
     let json = dir.join("result.json");
     let mut child = Command::new(ARENA)
-        .args(args)
+        .args(&args)
         .arg("--json")
         .arg(&json)
         .stdin(Stdio::null())
@@ -117,27 +118,16 @@ fn forfeit_case_with(e2: &str, term: &str, extra: &[&str]) {
     let kind = e2;
     let dir = temp_dir("forfeit");
     let openings = openings_file(&dir);
-    let e1 = fake("random");
-    let mut args = vec![
-        "--engine1",
-        &e1,
-        "--engine2",
-        e2,
-        "--openings",
-        &openings,
-        "--games",
-        "2",
-        "--turn",
-        "500",
-        "--tolerance",
-        "500",
-        "--start-timeout",
-        "2000",
-        "--grace",
-        "200",
-    ];
-    args.extend_from_slice(extra);
-    let r = arena(&args);
+    let r = arena(
+        ArenaArgs::new(fake("random"), e2)
+            .openings(&openings)
+            .games(2)
+            .turn(500)
+            .tolerance(500)
+            .opt("--start-timeout", 2000)
+            .grace(200)
+            .extend(extra),
+    );
     assert_eq!(json_int(&r.json, "games"), 2, "{}", r.stdout);
     assert_eq!(json_int(&r.json, "wins1"), 2, "{kind}: {}", r.stdout);
     assert_eq!(json_int(&r.json, "wins2"), 0, "{}", r.stdout);
@@ -199,24 +189,14 @@ fn game_time_runs_out() {
     // move gets only min(500, 100) + 100 ms and is lost on time.
     let dir = temp_dir("slow");
     let openings = openings_file(&dir);
-    let e1 = fake("random");
-    let e2 = fake("slow:300");
-    let r = arena(&[
-        "--engine1",
-        &e1,
-        "--engine2",
-        &e2,
-        "--openings",
-        &openings,
-        "--games",
-        "1",
-        "--turn",
-        "500",
-        "--match",
-        "1000",
-        "--tolerance",
-        "100",
-    ]);
+    let r = arena(
+        ArenaArgs::new(fake("random"), fake("slow:300"))
+            .openings(&openings)
+            .games(1)
+            .turn(500)
+            .opt("--match", 1000)
+            .tolerance(100),
+    );
     assert_eq!(json_int(&r.json, "wins1"), 1, "{}", r.stdout);
     assert_eq!(json_int(&r.json, "timeout"), 1, "{}", r.stdout);
     let line = r.stdout.lines().find(|l| l.starts_with("game 1")).unwrap();
@@ -234,23 +214,14 @@ fn shell_engine_with_children_is_suspended_and_killed() {
     let pidfile = dir.join("child.pid");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-tests/engines/spawner.sh");
     let e2 = format!("sh {} {}", script.display(), pidfile.display());
-    let e1 = fake("random");
-    let r = arena(&[
-        "--engine1",
-        &e1,
-        "--engine2",
-        &e2,
-        "--openings",
-        &openings,
-        "--games",
-        "1",
-        "--turn",
-        "300",
-        "--tolerance",
-        "300",
-        "--grace",
-        "100",
-    ]);
+    let r = arena(
+        ArenaArgs::new(fake("random"), e2)
+            .openings(&openings)
+            .games(1)
+            .turn(300)
+            .tolerance(300)
+            .grace(100),
+    );
     assert_eq!(json_int(&r.json, "wins1"), 1, "{}", r.stdout);
     assert_eq!(json_int(&r.json, "timeout"), 1, "{}", r.stdout);
     let pid = std::fs::read_to_string(&pidfile).expect("child pid written");
@@ -278,22 +249,13 @@ fn random_movers_play_full_games_with_records_and_pairs() {
     let dir = temp_dir("rand");
     let openings = openings_file(&dir);
     let records = dir.join("records");
-    let e1 = fake("random");
     let e2 = format!("{} --seed 9", fake("random"));
-    let r = arena(&[
-        "--engine1",
-        &e1,
-        "--engine2",
-        &e2,
-        "--openings",
-        &openings,
-        "--turn",
-        "1000",
-        "--concurrency",
-        "2",
-        "--records",
-        records.to_str().unwrap(),
-    ]);
+    let r = arena(
+        ArenaArgs::new(fake("random"), e2)
+            .openings(&openings)
+            .opt("--concurrency", 2)
+            .opt("--records", records.display()),
+    );
     // No --games: every opening twice.
     let games = json_int(&r.json, "games");
     assert_eq!(games, 4, "{}", r.stdout);
@@ -363,22 +325,12 @@ fn random_movers_play_full_games_with_records_and_pairs() {
 fn sprt_stops_once_decided() {
     // A crasher loses every game: with no --games the SPRT must accept H1
     // after SPRT_MIN_GAMES games instead of playing 100,000.
-    let e1 = fake("random");
-    let e2 = fake("crash");
-    let r = arena(&[
-        "--engine1",
-        &e1,
-        "--engine2",
-        &e2,
-        "--openings",
-        "none",
-        "--turn",
-        "500",
-        "--sprt",
-        "0,10",
-        "--grace",
-        "100",
-    ]);
+    let r = arena(
+        ArenaArgs::new(fake("random"), fake("crash"))
+            .turn(500)
+            .opt("--sprt", "0,10")
+            .grace(100),
+    );
     let games = json_int(&r.json, "games");
     // One game at a time: none starts after the decision.
     assert_eq!(
@@ -395,23 +347,13 @@ fn renju_games_with_pondering_engines() {
     // Under renju the random mover avoids Black's forbidden points; any
     // forfeit it made would show up here as "forbidden". With --ponder the
     // engines are never suspended and the games run the same way.
-    let e1 = fake("random");
     let e2 = format!("{} --seed 3", fake("random"));
-    let r = arena(&[
-        "--engine1",
-        &e1,
-        "--engine2",
-        &e2,
-        "--rule",
-        "4",
-        "--openings",
-        "none",
-        "--games",
-        "2",
-        "--turn",
-        "1000",
-        "--ponder",
-    ]);
+    let r = arena(
+        ArenaArgs::new(fake("random"), e2)
+            .rule("4")
+            .games(2)
+            .flag("--ponder"),
+    );
     assert_eq!(json_int(&r.json, "games"), 2);
     assert_eq!(json_int(&r.json, "five") + json_int(&r.json, "draw"), 2);
     assert_eq!(json_int(&r.json, "forbidden"), 0, "{}", r.stdout);
@@ -422,22 +364,13 @@ fn renju_games_with_pondering_engines() {
 fn rectangular_boards_use_rectstart_and_fill_up() {
     // 7×5 random games: RECTSTART must be understood, and full boards are
     // draws rather than hangs.
-    let e1 = fake("random");
     let e2 = format!("{} --seed 4", fake("random"));
-    let r = arena(&[
-        "--engine1",
-        &e1,
-        "--engine2",
-        &e2,
-        "--size",
-        "7x5",
-        "--openings",
-        "none",
-        "--games",
-        "4",
-        "--turn",
-        "1000",
-    ]);
+    let r = arena(
+        ArenaArgs::new(fake("random"), e2)
+            .opt("--size", "7x5")
+            .games(4)
+            .turn(1000),
+    );
     assert_eq!(json_int(&r.json, "games"), 4);
     assert_eq!(
         json_int(&r.json, "five") + json_int(&r.json, "draw"),
@@ -461,23 +394,14 @@ fn renju_forbidden_move_forfeits() {
         "# board 15x15, rule 4\n5,7 0,0 6,7 2,0 7,5 4,0 7,6 6,0\n",
     )
     .unwrap();
-    let e1 = fake("random");
-    let e2 = fake("forbidden");
     // Game 1 gives engine 1 Black; in game 2 engine 2 is Black.
-    let r2 = arena(&[
-        "--engine1",
-        &e1,
-        "--engine2",
-        &e2,
-        "--rule",
-        "renju",
-        "--openings",
-        f.to_str().unwrap(),
-        "--games",
-        "2",
-        "--turn",
-        "1000",
-    ]);
+    let r2 = arena(
+        ArenaArgs::new(fake("random"), fake("forbidden"))
+            .rule("renju")
+            .openings(f.display().to_string())
+            .games(2)
+            .turn(1000),
+    );
     assert_eq!(json_int(&r2.json, "forbidden"), 1, "{}", r2.stdout);
     let black2 = r2
         .stdout
@@ -496,22 +420,13 @@ fn library_search_beats_the_random_mover() {
     // it must finish both games of a pair within its time and win them.
     let dir = temp_dir("search");
     let openings = openings_file(&dir);
-    let e1 = fake("search");
-    let e2 = fake("random");
-    let r = arena(&[
-        "--engine1",
-        &e1,
-        "--engine2",
-        &e2,
-        "--openings",
-        &openings,
-        "--games",
-        "2",
-        "--turn",
-        "300",
-        "--tolerance",
-        "1000",
-    ]);
+    let r = arena(
+        ArenaArgs::new(fake("search"), fake("random"))
+            .openings(&openings)
+            .games(2)
+            .turn(300)
+            .tolerance(1000),
+    );
     assert_eq!(json_int(&r.json, "wins1"), 2, "{}", r.stdout);
     assert_eq!(json_int(&r.json, "five"), 2, "{}", r.stdout);
 }
@@ -519,31 +434,10 @@ fn library_search_beats_the_random_mover() {
 /// Does the real brain answer ABOUT yet? (Its protocol lands from another
 /// branch; until then it exits at once.)
 fn brain_speaks() -> bool {
-    let Ok(mut child) = Command::new(BRAIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    else {
-        return false;
-    };
-    use std::io::{BufRead, BufReader, Write};
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(b"ABOUT\r\n");
-    let _ = stdin.flush();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let answer = rx.recv_timeout(Duration::from_secs(5)).unwrap_or_default();
-    let _ = stdin.write_all(b"END\r\n");
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    answer.contains("name=")
+    let mut e = Engine::spawn();
+    e.send("ABOUT").is_ok()
+        && e.answer(Duration::from_secs(5))
+            .is_ok_and(|l| l.starts_with("name="))
 }
 
 /// No game of the match ended in a forfeit.
@@ -556,21 +450,11 @@ fn assert_no_forfeit(r: &Run) {
 #[test]
 fn pbrain_sente_against_the_random_mover() {
     assert!(brain_speaks(), "pbrain-sente does not answer ABOUT");
-    let e2 = fake("random");
-    let r = arena(&[
-        "--engine1",
-        BRAIN,
-        "--engine2",
-        &e2,
-        "--openings",
-        "none",
-        "--games",
-        "2",
-        "--turn",
-        "1000",
-        "--tolerance",
-        "1000",
-    ]);
+    let r = arena(
+        ArenaArgs::new(BRAIN, fake("random"))
+            .games(2)
+            .tolerance(1000),
+    );
     assert_eq!(json_int(&r.json, "games"), 2);
     // Sente must at least never forfeit.
     assert_no_forfeit(&r);
@@ -581,21 +465,12 @@ fn pbrain_sente_stays_within_max_memory() {
     // The referee measures the engine's private memory after every move and
     // forfeits it above the limit; Sente sizes its tables from INFO
     // max_memory, so a small limit must not cost a game.
-    let e2 = fake("random");
-    let r = arena(&[
-        "--engine1",
-        BRAIN,
-        "--engine2",
-        &e2,
-        "--openings",
-        "none",
-        "--games",
-        "2",
-        "--turn",
-        "500",
-        "--memory",
-        "40M",
-    ]);
+    let r = arena(
+        ArenaArgs::new(BRAIN, fake("random"))
+            .games(2)
+            .turn(500)
+            .opt("--memory", "40M"),
+    );
     assert_eq!(json_int(&r.json, "games"), 2);
     assert_no_forfeit(&r);
 }

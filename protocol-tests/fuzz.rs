@@ -190,10 +190,8 @@ fn harmless(b: &[u8]) -> bool {
 }
 
 fn setup(e: &mut Engine) {
-    for l in ["INFO max_memory 1", "INFO timeout_turn 0", "START 15"] {
-        e.send(l).unwrap();
-    }
-    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
+    e.setup(&["INFO max_memory 1", "INFO timeout_turn 0", "START 15"])
+        .unwrap();
 }
 
 /// Feed `count` lines, pinging now and then; returns lines sent.
@@ -235,10 +233,8 @@ fn hundred_thousand_lines_keep_one_process_alive() {
     let sent = feed(&mut e, &mut g, MAIN_LINES);
     e.ping(ANSWER_TIMEOUT).unwrap();
     // Still a working brain after all that.
-    for l in ["INFO rule 0", "START 15", "INFO timeout_turn 100"] {
-        e.send(l).unwrap();
-    }
-    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
+    e.setup(&["INFO rule 0", "START 15", "INFO timeout_turn 100"])
+        .unwrap();
     e.send("TURN 7,7").unwrap();
     let mv = e.answer(ANSWER_TIMEOUT).unwrap();
     assert!(harness::parse_point(&mv).is_some(), "not a move: {mv}");

@@ -30,11 +30,7 @@ struct Game {
 impl Game {
     fn new(settings: &[&str]) -> Game {
         let mut e = Engine::spawn();
-        e.send("START 15").unwrap();
-        assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
-        for s in settings {
-            e.send(s).unwrap();
-        }
+        e.setup(&[&["START 15"], settings].concat()).unwrap();
         Game {
             e,
             stones: HashSet::new(),
@@ -214,12 +210,7 @@ fn takeback_during_pondering_undoes_the_moves() {
 fn end_while_pondering_exits_at_once() {
     let (mut g, _) = pondering_game();
     g.wait_ponder_depth(1);
-    let t = Instant::now();
-    g.e.send("END").unwrap();
-    let st = g.e.wait_exit(Duration::from_secs(5)).unwrap();
-    let dt = t.elapsed();
-    eprintln!("END while pondering: {dt:?}");
-    assert!(st.success(), "{st}");
+    let dt = g.e.end_timed("while pondering");
     assert!(dt < Duration::from_secs(1), "END took {dt:?}");
 }
 

@@ -158,17 +158,15 @@ fn play(game: &Game) -> (Outcome, usize) {
     for p in players.iter_mut() {
         // INFO first (allowed at any time), so the engine sizes its tables
         // once, for the small budget, when START comes.
-        for l in [
+        p.e.setup(&[
             format!("INFO timeout_turn {TURN_MS}"),
             "INFO timeout_match 0".into(),
             "INFO max_memory 67108864".into(),
             "INFO game_type 1".into(),
             format!("INFO rule {}", game.bits),
             format!("START {}", game.size),
-        ] {
-            p.e.send(&l).unwrap();
-        }
-        assert_eq!(p.e.answer(ANSWER_TIMEOUT).unwrap(), "OK", "{}", game.name);
+        ])
+        .unwrap_or_else(|m| panic!("{}: {m}", game.name));
     }
     for &(x, y) in &game.opening {
         let c = board.to_move();
@@ -196,41 +194,19 @@ fn play(game: &Game) -> (Outcome, usize) {
             let (x, y) = board.xy(last.expect("a previous move"));
             pl.e.send(&format!("TURN {x},{y}")).unwrap();
         }
-        let ans =
-            pl.e.answer(ANSWER_TIMEOUT)
-                .unwrap_or_else(|e| panic!("{}", report(game, moves, &pl.e, &board, e)));
-        let (x, y) = parse_point(&ans)
-            .unwrap_or_else(|| panic!("{}", report(game, moves, &pl.e, &board, ans.clone())));
-        let p = board.pos(x, y).unwrap_or_else(|| {
-            panic!(
-                "{}",
-                report(
-                    game,
-                    moves,
-                    &pl.e,
-                    &board,
-                    format!("{ans} is off the board")
-                )
-            )
-        });
-        assert_eq!(
-            board.cell(p),
-            EMPTY,
-            "{}",
-            report(game, moves, &pl.e, &board, format!("{ans} is occupied"))
-        );
-        if rules.rule == Rule::Renju && color == Color::Black {
-            assert!(
-                !is_forbidden(&board, p),
-                "{}",
-                report(
-                    game,
-                    moves,
-                    &pl.e,
-                    &board,
-                    format!("Black played the forbidden point {ans}")
-                )
-            );
+        let answer = pl.e.answer(ANSWER_TIMEOUT);
+        // The game, the move, the last lines and the board, for a failure.
+        let fail = |msg: String| -> ! { panic!("{}", report(game, moves, &pl.e, &board, msg)) };
+        let ans = answer.unwrap_or_else(|e| fail(e));
+        let (x, y) = parse_point(&ans).unwrap_or_else(|| fail(ans.clone()));
+        let p = board
+            .pos(x, y)
+            .unwrap_or_else(|| fail(format!("{ans} is off the board")));
+        if board.cell(p) != EMPTY {
+            fail(format!("{ans} is occupied"));
+        }
+        if rules.rule == Rule::Renju && color == Color::Black && is_forbidden(&board, p) {
+            fail(format!("Black played the forbidden point {ans}"));
         }
         board.make(p, color);
         last = Some(p);

@@ -381,26 +381,16 @@ fn tactical_transcripts() {
 /// measured figure is printed.
 #[test]
 fn end_mid_search_exits_quickly() {
-    let mut e = Engine::spawn();
-    for l in [
-        "START 20",
-        "INFO timeout_turn 60000",
-        "INFO timeout_match 0",
-        "INFO time_left 2147483647",
-    ] {
-        e.send(l).unwrap();
-    }
-    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
-    e.send("BOARD").unwrap();
-    for l in ["10,10,2", "11,11,1", "9,11,2", "12,12,1", "10,9,2"] {
-        e.send(l).unwrap();
-    }
-    e.send("DONE").unwrap();
-    // A MESSAGE line means an iteration finished: the search is under way.
-    let first = e.recv(ANSWER_TIMEOUT).unwrap();
-    assert!(
-        first.starts_with("MESSAGE"),
-        "expected search info, got {first}"
+    let mut e = Engine::searching(
+        &[
+            "START 20",
+            "INFO timeout_turn 60000",
+            "INFO timeout_match 0",
+            "INFO time_left 2147483647",
+        ],
+        &[
+            "BOARD", "10,10,2", "11,11,1", "9,11,2", "12,12,1", "10,9,2", "DONE",
+        ],
     );
     std::thread::sleep(Duration::from_millis(100));
     // Was the move already answered? Then this measures END when idle.
@@ -410,12 +400,7 @@ fn end_mid_search_exits_quickly() {
             mid_search = false;
         }
     }
-    let t0 = Instant::now();
-    e.send("END").unwrap();
-    let st = e.wait_exit(Duration::from_secs(5)).unwrap();
-    let dt = t0.elapsed();
-    eprintln!("END latency: {dt:?} (mid-search: {mid_search})");
-    assert!(st.success(), "exit status {st}");
+    let dt = e.end_timed(&format!("latency (mid-search: {mid_search})"));
     assert!(dt < Duration::from_secs(1), "END took {dt:?}");
 }
 
@@ -446,20 +431,13 @@ fn end_in_a_burst_answers_what_came_before() {
 /// YXSTOP during a long search makes the engine answer a legal move now.
 #[test]
 fn stop_answers_now() {
-    let mut e = Engine::spawn();
-    for l in [
-        "START 15",
-        "INFO timeout_turn 60000",
-        "INFO time_left 2147483647",
-    ] {
-        e.send(l).unwrap();
-    }
-    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
-    e.send("TURN 7,7").unwrap();
-    let first = e.recv(ANSWER_TIMEOUT).unwrap();
-    assert!(
-        first.starts_with("MESSAGE"),
-        "expected search info, got {first}"
+    let mut e = Engine::searching(
+        &[
+            "START 15",
+            "INFO timeout_turn 60000",
+            "INFO time_left 2147483647",
+        ],
+        &["TURN 7,7"],
     );
     std::thread::sleep(Duration::from_millis(100));
     // INFO while thinking: accepted now, applied to the next search.
@@ -490,20 +468,13 @@ fn stop_answers_now() {
 /// still answered, and the process exits with status 0.
 #[test]
 fn eof_mid_search_answers_and_exits() {
-    let mut e = Engine::spawn();
-    for l in [
-        "INFO max_memory 67108864",
-        "START 15",
-        "INFO timeout_turn 60000",
-    ] {
-        e.send(l).unwrap();
-    }
-    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
-    e.send("TURN 7,7").unwrap();
-    let first = e.recv(ANSWER_TIMEOUT).unwrap();
-    assert!(
-        first.starts_with("MESSAGE"),
-        "expected search info, got {first}"
+    let mut e = Engine::searching(
+        &[
+            "INFO max_memory 67108864",
+            "START 15",
+            "INFO timeout_turn 60000",
+        ],
+        &["TURN 7,7"],
     );
     let t0 = Instant::now();
     e.close_stdin();

@@ -470,6 +470,8 @@ pub fn main_bench(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::testutil::pick;
+    use crate::types::Color;
 
     /// `bench pages` times the same searches both ways: every round has
     /// two positive rates, and afterwards huge pages are asked for again.
@@ -518,9 +520,43 @@ mod tests {
         assert_eq!(per_a, per_b);
     }
 
+    /// `bench eval`'s walk (the same seed, so the same near moves on every
+    /// bench position), checked move by move: after each make and each
+    /// unmake the incrementally updated evaluator must equal one built from
+    /// scratch, state and score for both colours. Then the timed run must
+    /// have made exactly those updates.
     #[test]
     fn eval_speed_runs_and_agrees() {
-        let e = eval_speed(20);
-        assert!(e.updates > 0);
+        const ROUNDS: usize = 20;
+        let mut rng = SplitMix64::new(2024);
+        let mut updates = 0u64;
+        let agree = |ev: &Evaluator, b: &Board, what: &str| {
+            let fresh = Evaluator::new(b);
+            assert!(ev.same_as(&fresh), "incremental != scratch {what}\n{b}");
+            for color in [Color::Black, Color::White] {
+                assert_eq!(ev.evaluate(color), fresh.evaluate(color), "{what}\n{b}");
+            }
+        };
+        for s in POSITIONS {
+            let mut b = board_of(s);
+            let near: Vec<Pos> = b.empty_cells().filter(|&p| b.near_count(p) > 0).collect();
+            let mut ev = Evaluator::new(&b);
+            for _ in 0..ROUNDS {
+                let Some(p) = pick(&mut rng, &near) else {
+                    break;
+                };
+                b.play(p);
+                ev.update(&b, p);
+                agree(&ev, &b, &format!("after {} plays {p:?}", s.name));
+                b.unmake();
+                ev.update(&b, p);
+                agree(&ev, &b, &format!("after {} takes {p:?} back", s.name));
+                updates += 2;
+            }
+        }
+        assert!(updates > 0);
+        let e = eval_speed(ROUNDS);
+        assert_eq!(e.updates, updates);
+        assert!(e.incremental_ns > 0.0 && e.scratch_ns > 0.0, "{e:?}");
     }
 }

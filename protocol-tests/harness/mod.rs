@@ -10,6 +10,8 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+pub mod arena_args;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_pbrain-sente");
 
 /// Default time to wait for an answer: generous, so a busy machine does not
@@ -189,6 +191,49 @@ impl Engine {
         } else {
             Err(format!("ABOUT answered '{l}'"))
         }
+    }
+
+    /// Send `lines` (one START or RECTSTART among INFO lines, which answer
+    /// nothing) and expect START's OK.
+    pub fn setup<S: AsRef<str>>(&mut self, lines: &[S]) -> Result<(), String> {
+        for l in lines {
+            self.send(l.as_ref())?;
+        }
+        match self.answer(ANSWER_TIMEOUT)? {
+            ok if ok == "OK" => Ok(()),
+            other => Err(format!("START answered '{other}'")),
+        }
+    }
+
+    /// A fresh engine set up with `settings` (see `setup`) that has started
+    /// the search `go` asks for (TURN, BEGIN or a BOARD block) and printed
+    /// its first line, a MESSAGE: an iteration finished, the search is under
+    /// way. Give it a long turn time and it is still searching.
+    pub fn searching(settings: &[&str], go: &[&str]) -> Engine {
+        let mut e = Engine::spawn();
+        e.setup(settings).unwrap();
+        for l in go {
+            e.send(l).unwrap();
+        }
+        let first = e.recv(ANSWER_TIMEOUT).unwrap();
+        assert!(
+            first.starts_with("MESSAGE"),
+            "expected search info, got {first}\n{}",
+            e.tail(12)
+        );
+        e
+    }
+
+    /// Send END and time the exit, which must be clean; `what` names the
+    /// moment in the printed figure.
+    pub fn end_timed(&mut self, what: &str) -> Duration {
+        let t0 = Instant::now();
+        self.send("END").unwrap();
+        let st = self.wait_exit(Duration::from_secs(5)).unwrap();
+        let dt = t0.elapsed();
+        eprintln!("END {what}: {dt:?}");
+        assert!(st.success(), "exit status {st}");
+        dt
     }
 
     /// Wait for the process to exit by itself.

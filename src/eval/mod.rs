@@ -463,6 +463,7 @@ pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::testutil::random_empty;
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
 
@@ -516,8 +517,7 @@ mod tests {
         let mut b = Board::square(size, rules).unwrap();
         let mut ev = Evaluator::new(&b);
         for _ in 0..moves {
-            let empties: Vec<Pos> = b.empty_cells().collect();
-            if empties.is_empty() {
+            if b.is_full() {
                 break;
             }
             // Mostly make, sometimes take back, sometimes a neutral stone.
@@ -526,7 +526,7 @@ mod tests {
                 let m = b.unmake().unwrap();
                 ev.update(&b, m.pos);
             } else {
-                let p = empties[rng.below(empties.len() as u64) as usize];
+                let p = random_empty(&mut rng, &b).unwrap();
                 if r == 9 && rules.continuous {
                     b.make_neutral(p);
                 } else {
@@ -570,13 +570,12 @@ mod tests {
             let mut ev = Evaluator::new(&b);
             let mut depth = 0;
             for _ in 0..400 {
-                let empties: Vec<Pos> = b.empty_cells().collect();
-                if depth > 0 && (rng.below(3) == 0 || empties.len() < 10) {
+                if depth > 0 && (rng.below(3) == 0 || b.empty_cells().count() < 10) {
                     b.unmake().unwrap();
                     assert!(ev.pop());
                     depth -= 1;
                 } else {
-                    let p = empties[rng.below(empties.len() as u64) as usize];
+                    let p = random_empty(&mut rng, &b).unwrap();
                     b.play(p);
                     ev.push(&b, p);
                     depth += 1;

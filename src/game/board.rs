@@ -581,6 +581,7 @@ impl Iterator for NearCells<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::testutil::{Neutral, RandomBoard};
     use crate::game::zobrist::SplitMix64;
 
     /// Stones (any kind, neutral ones too) within Chebyshev distance 2
@@ -632,15 +633,10 @@ mod tests {
             let start_keys = b.keys.clone();
             let mut hashes = vec![];
             let n = (w * h).min(60);
+            let walk = RandomBoard::new(w, h, RuleSet::default()).neutral(Neutral::Every(17));
             for i in 0..n {
-                let empties: Vec<Pos> = b.empty_cells().collect();
-                let p = empties[rng.below(empties.len() as u64) as usize];
                 hashes.push(b.hash());
-                if i % 17 == 16 {
-                    b.make_neutral(p);
-                } else {
-                    b.play(p);
-                }
+                walk.place(&mut rng, &mut b, i).unwrap();
                 assert_eq!(b.keys, fresh_keys(&b), "incremental keys diverged");
                 let cand: Vec<Pos> = b.candidates().collect();
                 let scan: Vec<Pos> = b.empty_cells().filter(|&q| near_by_scan(&b, q)).collect();

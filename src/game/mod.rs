@@ -4,6 +4,8 @@ pub mod board;
 pub mod geometry;
 pub mod pattern;
 pub mod rules;
+#[cfg(test)]
+pub(crate) mod testutil;
 pub mod zobrist;
 
 pub use board::{Board, BoardError, Move, Pos};

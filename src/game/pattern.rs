@@ -428,7 +428,7 @@ pub fn combine(pats: [Pattern; 4], double_four: [bool; 4], renju_black: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::rules::{self, threat_at};
+    use crate::game::testutil::{Neutral, RandomBoard};
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
     use std::time::Instant;
@@ -690,17 +690,11 @@ mod tests {
             };
             for round in 0..12 {
                 let size = [9, 15, 20][round % 3];
-                let mut b = Board::square(size, rules).unwrap();
-                let stones = 20 + rng.below(60) as usize;
-                for i in 0..stones {
-                    let empties: Vec<Pos> = b.empty_cells().collect();
-                    let p = empties[rng.below(empties.len() as u64) as usize];
-                    if i % 23 == 22 {
-                        b.make_neutral(p);
-                    } else {
-                        b.play(p);
-                    }
-                }
+                let b = RandomBoard::square(size, rules)
+                    .stones(20, 80)
+                    .neutral(Neutral::Every(23))
+                    .board(&mut rng)
+                    .unwrap();
                 let dirs = b.dirs();
                 let empties: Vec<Pos> = b.empty_cells().filter(|&p| b.near_count(p) > 0).collect();
                 for &p in &empties {
@@ -752,107 +746,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn threat_forbidden_iff_rules_forbidden() {
-        let mut rng = SplitMix64::new(313);
-        let rules = RuleSet {
-            rule: Rule::Renju,
-            continuous: false,
-        };
-        let mut seen = 0;
-        for _ in 0..60 {
-            let mut b = Board::square(13, rules).unwrap();
-            for i in 0..30 {
-                let x = 3 + rng.below(7) as i64;
-                let y = 3 + rng.below(7) as i64;
-                let p = b.pos(x, y).unwrap();
-                if b.is_empty(p) {
-                    b.make(
-                        p,
-                        if i % 3 == 2 {
-                            Color::White
-                        } else {
-                            Color::Black
-                        },
-                    );
-                }
-            }
-            for p in b.empty_cells().collect::<Vec<_>>() {
-                let f = rules::is_forbidden(&b, p);
-                assert_eq!(
-                    threat_at(&b, p, Color::Black) == Threat::Forbidden,
-                    f,
-                    "{b:?}"
-                );
-                assert_ne!(threat_at(&b, p, Color::White), Threat::Forbidden);
-                seen += f as usize;
-            }
-        }
-        assert!(seen > 50, "{seen}");
-    }
-
-    #[test]
-    fn threat_combinations() {
-        let rs = |rule| RuleSet {
-            rule,
-            continuous: false,
-        };
-        let b = Board::from_ascii(
-            "
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . X . . . .
-            . . . . X . . . .
-            . . X X . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .",
-            rs(Rule::Freestyle),
-        )
-        .unwrap();
-        let p = b.pos(4, 4).unwrap();
-        assert_eq!(threat_at(&b, p, Color::Black), Threat::DoubleThree);
-        let mut r = b.clone();
-        r.set_rules(rs(Rule::Renju));
-        assert_eq!(threat_at(&r, p, Color::Black), Threat::Forbidden);
-        assert_eq!(threat_at(&r, p, Color::White), Threat::None);
-        let b = Board::from_ascii(
-            "
-            . . . . O . . . .
-            . . . . X . . . .
-            . . . . X . . . .
-            . . . . X . . . .
-            . . X X . . . . .
-            . . . . . . . . .
-            . . . . . . . . .",
-            rs(Rule::Renju),
-        )
-        .unwrap();
-        assert_eq!(threat_at(&b, p, Color::Black), Threat::FourThree);
-        // Renju: an open four next to two open threes is still forbidden.
-        let b = Board::from_ascii(
-            "
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . . . X . . . . .
-            . . . . . X . . . . .
-            . . . X X * X . . . .
-            . . . . . . X . . . .
-            . . . . . . . X . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .",
-            rs(Rule::Renju),
-        )
-        .unwrap();
-        let p = b.pos(5, 5).unwrap();
-        assert_eq!(threat_at(&b, p, Color::Black), Threat::Forbidden);
-        let mut f = b.clone();
-        f.set_rules(rs(Rule::Freestyle));
-        assert_eq!(threat_at(&f, p, Color::Black), Threat::Flex4);
     }
 }

@@ -253,6 +253,7 @@ mod tests {
     use super::*;
     use crate::game::board::BLACK;
     use crate::game::pattern::line_pattern;
+    use crate::game::testutil::{Area, Colours, Neutral, RandomBoard};
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
 
@@ -639,25 +640,13 @@ mod tests {
         let mut found = 0;
         for game in 0..150 {
             let size = if game % 2 == 0 { 15 } else { 11 };
-            let mut b = Board::square(size, RENJU).unwrap();
             // Black-heavy positions in a small area so that shapes occur.
-            let n = 14 + rng.below(22) as usize;
-            let span = 7;
-            let base = (size as i64 - span) / 2;
-            for i in 0..n {
-                let x = base + rng.below(span as u64) as i64;
-                let y = base + rng.below(span as u64) as i64;
-                let p = b.pos(x, y).unwrap();
-                if !b.is_empty(p) {
-                    continue;
-                }
-                let c = if i % 3 == 2 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                b.make(p, c);
-            }
+            let b = RandomBoard::square(size, RENJU)
+                .stones(14, 36)
+                .area(Area::Centre(7))
+                .colours(Colours::WhiteEvery(3))
+                .board(&mut rng)
+                .unwrap();
             for p in b.empty_cells().collect::<Vec<_>>() {
                 let fast = is_forbidden(&b, p);
                 let mut c = b.clone();
@@ -679,17 +668,11 @@ mod tests {
                 rule,
                 continuous: false,
             };
+            let gen = RandomBoard::square(9, rules)
+                .exactly(45)
+                .neutral(Neutral::OneIn(12));
             for _ in 0..40 {
-                let mut b = Board::square(9, rules).unwrap();
-                for _ in 0..45 {
-                    let empties: Vec<Pos> = b.empty_cells().collect();
-                    let p = empties[rng.below(empties.len() as u64) as usize];
-                    if rng.below(12) == 0 {
-                        b.make_neutral(p);
-                    } else {
-                        b.play(p);
-                    }
-                }
+                let b = gen.board(&mut rng).unwrap();
                 for p in b.empty_cells().collect::<Vec<_>>() {
                     for color in [Color::Black, Color::White] {
                         let by_table = b
@@ -701,5 +684,97 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn threat_forbidden_iff_rules_forbidden() {
+        let mut rng = SplitMix64::new(313);
+        let rules = RuleSet {
+            rule: Rule::Renju,
+            continuous: false,
+        };
+        let mut seen = 0;
+        // Black-heavy positions in the middle, so that shapes occur.
+        let gen = RandomBoard::square(13, rules)
+            .exactly(30)
+            .area(Area::Centre(7))
+            .colours(Colours::WhiteEvery(3));
+        for _ in 0..60 {
+            let b = gen.board(&mut rng).unwrap();
+            for p in b.empty_cells().collect::<Vec<_>>() {
+                let f = is_forbidden(&b, p);
+                assert_eq!(
+                    threat_at(&b, p, Color::Black) == Threat::Forbidden,
+                    f,
+                    "{b:?}"
+                );
+                assert_ne!(threat_at(&b, p, Color::White), Threat::Forbidden);
+                seen += f as usize;
+            }
+        }
+        assert!(seen > 50, "{seen}");
+    }
+
+    #[test]
+    fn threat_combinations() {
+        let rs = |rule| RuleSet {
+            rule,
+            continuous: false,
+        };
+        let b = Board::from_ascii(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . X . . . .
+            . . . . X . . . .
+            . . X X . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            rs(Rule::Freestyle),
+        )
+        .unwrap();
+        let p = b.pos(4, 4).unwrap();
+        assert_eq!(threat_at(&b, p, Color::Black), Threat::DoubleThree);
+        let mut r = b.clone();
+        r.set_rules(rs(Rule::Renju));
+        assert_eq!(threat_at(&r, p, Color::Black), Threat::Forbidden);
+        assert_eq!(threat_at(&r, p, Color::White), Threat::None);
+        let b = Board::from_ascii(
+            "
+            . . . . O . . . .
+            . . . . X . . . .
+            . . . . X . . . .
+            . . . . X . . . .
+            . . X X . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            rs(Rule::Renju),
+        )
+        .unwrap();
+        assert_eq!(threat_at(&b, p, Color::Black), Threat::FourThree);
+        // Renju: an open four next to two open threes is still forbidden.
+        let b = Board::from_ascii(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . X X * X . . . .
+            . . . . . . X . . . .
+            . . . . . . . X . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .",
+            rs(Rule::Renju),
+        )
+        .unwrap();
+        let p = b.pos(5, 5).unwrap();
+        assert_eq!(threat_at(&b, p, Color::Black), Threat::Forbidden);
+        let mut f = b.clone();
+        f.set_rules(rs(Rule::Freestyle));
+        assert_eq!(threat_at(&f, p, Color::Black), Threat::Flex4);
     }
 }

@@ -426,6 +426,7 @@ mod tests {
     /// whole board.
     #[test]
     fn every_four_point_is_a_near_cell() {
+        use crate::game::testutil::{Neutral, RandomBoard};
         use crate::game::zobrist::SplitMix64;
         let mut rng = SplitMix64::new(31);
         let mut fours = 0;
@@ -433,14 +434,13 @@ mod tests {
             for continuous in [false, true] {
                 let rules = RuleSet { rule, continuous };
                 let mut b = Board::square(15, rules).unwrap();
+                let walk = RandomBoard::square(15, rules).neutral(if continuous {
+                    Neutral::Every(7)
+                } else {
+                    Neutral::Never
+                });
                 for i in 0..150 {
-                    let empties: Vec<Pos> = b.empty_cells().collect();
-                    let p = empties[rng.below(empties.len() as u64) as usize];
-                    if continuous && i % 7 == 6 {
-                        b.make_neutral(p);
-                    } else {
-                        b.play(p);
-                    }
+                    walk.place(&mut rng, &mut b, i).unwrap();
                     let pos = Position::new(&mut b);
                     for color in [Color::Black, Color::White] {
                         for q in pos.board.empty_cells() {

@@ -174,6 +174,7 @@ pub fn is_tactical(pos: &Position, m: Pos) -> bool {
 mod tests {
     use super::*;
     use crate::game::board::Board;
+    use crate::game::testutil::pick;
     use crate::game::zobrist::SplitMix64;
     use crate::search::movegen::{generate, Gen};
     use crate::types::RuleSet;
@@ -192,7 +193,7 @@ mod tests {
                     break;
                 }
                 // Some history so that scores differ beyond the patterns.
-                let m = moves[rng.below(moves.len() as u64) as usize];
+                let m = pick(&mut rng, &moves).unwrap();
                 ord.cutoff(
                     ply % 4,
                     pos.stm(),

@@ -251,18 +251,21 @@ fn multipv_ranks_distinct_moves() {
     }
 }
 
-#[test]
-fn same_search_same_nodes() {
-    let text = "
+/// A quiet 15×15 opening (five stones) for the searches that only need a
+/// position: determinism and helper threads.
+const OPENING_15: &str = "
         . . . . . . . . . . . . . . .
         . . . . . . . . . . . . . . .
         . . . . . . X O . . . . . . .
         . . . . . . O X . . . . . . .
         . . . . . X . . . . . . . . .
         . . . . . . . . . . . . . . .";
+
+#[test]
+fn same_search_same_nodes() {
     let mut counts = vec![];
     for _ in 0..2 {
-        let mut b = Board::from_ascii(text, RuleSet::FREESTYLE).unwrap();
+        let mut b = Board::from_ascii(OPENING_15, RuleSet::FREESTYLE).unwrap();
         let mut s = Searcher::with_tt_bytes(1 << 20);
         counts.push(s.search(&mut b, &depth_req(4), &mut |_| {}).nodes);
     }
@@ -374,20 +377,13 @@ fn lazy_smp_plays_the_same_tactics() {
 
 #[test]
 fn helper_threads_run_and_are_joined_before_the_answer() {
-    let text = "
-        . . . . . . . . . . . . . . .
-        . . . . . . . . . . . . . . .
-        . . . . . . X O . . . . . . .
-        . . . . . . O X . . . . . . .
-        . . . . . X . . . . . . . . .
-        . . . . . . . . . . . . . . .";
-    let (_, r, s) = best_of_threads(text, 5, 3);
+    let (_, r, s) = best_of_threads(OPENING_15, 5, 3);
     assert!(r.depth >= 5);
     let (started, live) = s.helper_counts();
     assert_eq!(started, 2, "both helpers ran");
     assert_eq!(live, 0, "no helper outlives the search");
     // One thread: no helper at all.
-    let (_, _, s) = best_of_threads(text, 5, 1);
+    let (_, _, s) = best_of_threads(OPENING_15, 5, 1);
     assert_eq!(s.helper_counts(), (0, 0));
 }
 

@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::game::rules::is_win;
+use crate::game::testutil::{Area, Colours, RandomBoard};
 use crate::game::zobrist::SplitMix64;
 use crate::types::RuleSet;
 
@@ -33,6 +34,25 @@ fn win_points(b: &Board, c: Color) -> Vec<Pos> {
 
 fn forbidden(b: &Board, c: Color, p: Pos) -> bool {
     c == Color::Black && rules::is_forbidden(b, p)
+}
+
+/// A random unfinished position for the reference checks: `stones.0` to
+/// `stones.1 - 1` stones, alternating from Black, at least `margin` cells
+/// from the edge; `None` when somebody has a five.
+fn alternating(
+    rule: Rule,
+    size: usize,
+    margin: usize,
+    stones: (usize, usize),
+    rng: &mut SplitMix64,
+) -> Option<Board> {
+    RandomBoard::square(size, rs(rule))
+        .stones(stones.0, stones.1)
+        .area(Area::Centre(size - 2 * margin))
+        .colours(Colours::WhiteEvery(2))
+        .retry_occupied()
+        .no_five()
+        .board(rng)
 }
 
 /// Replay a claimed line and check every step with the rules module
@@ -252,25 +272,40 @@ fn renju_white_wins_on_black_forbidden_point() {
 
 #[test]
 fn counter_four_must_be_answered() {
-    // Black's four at (4,1) is blocked by White at (5,1), which makes a
-    // White four; Black must answer it.
+    // Black's only four is at (4,6) (with an open three on the diagonal).
+    // White's only block, (5,6), makes a White four; Black must answer it
+    // at (5,7), which also makes Black's open four on the diagonal. The
+    // other end of that diagonal, (1,3), makes the same open four but
+    // ignores White's four, and comes first in board order: a solver that
+    // does not answer counter-fours finds a false line through it, and one
+    // that gives up on them finds none.
     let mut b = board(
         "
+        . . . . . . . . . O O
         . . . . . . . . . . .
-        . X X X . . . . . . .
+        . . . . . X . . . . .
         . . . . . O . . . . .
-        . . . . . O . . . . .
-        . . . . . O . . . . .
+        . . X . . O . . . . .
+        . . . X . O . . . . .
+        O X X X . . . . . . .
         . . . . . . . . . . .
         . . . . . . . . . . .",
         Rule::Freestyle,
     );
-    let line = find_vcf(&mut b, Color::Black, 100_000, &no_stop());
+    let (a, d) = (Color::Black, Color::White);
+    let line = find_vcf(&mut b, a, 100_000, &no_stop()).expect("Black wins by VCF");
     let mut c = b.clone();
-    assert_eq!(line.is_some(), slow_vcf(&mut c, Color::Black, 3));
-    if let Some(l) = line {
-        validate(&b, Color::Black, &l, true);
-    }
+    assert!(slow_vcf(&mut c, a, 3), "the reference finds the win too");
+    // A real win: fours, forced blocks, and the defender never left a five.
+    validate(&b, a, &line, true);
+    // It goes through the counter-four and answers it: after the first
+    // four and its block White has exactly one five point, and Black's
+    // next move takes it.
+    assert!(line.len() >= 5, "{line:?}");
+    let mut c = b.clone();
+    c.make(line[0], a);
+    c.make(line[1], d);
+    assert_eq!(win_points(&c, d), vec![line[2]], "{line:?}\n{c:?}");
 }
 
 #[test]
@@ -281,31 +316,10 @@ fn matches_slow_reference_on_random_positions() {
     for rule in Rule::ALL {
         for game in 0..40 {
             let size = 9 + (game % 3) as usize;
-            let mut b = Board::square(size, rs(rule)).unwrap();
-            let n = 10 + rng.below(14) as usize;
-            let mut placed = 0;
-            while placed < n {
-                let x = 1 + rng.below(size as u64 - 2) as i64;
-                let y = 1 + rng.below(size as u64 - 2) as i64;
-                let p = b.pos(x, y).unwrap();
-                if !b.is_empty(p) {
-                    continue;
-                }
-                let c = if placed % 2 == 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                b.make(p, c);
-                placed += 1;
-            }
             // Skip finished games.
-            if b.history()
-                .iter()
-                .any(|m| rules::winner_at(&b, m.pos).is_some())
-            {
+            let Some(mut b) = alternating(rule, size, 1, (10, 24), &mut rng) else {
                 continue;
-            }
+            };
             for attacker in [Color::Black, Color::White] {
                 let mut s = ThreatSolver::new();
                 let fast = s.solve(&mut b, attacker, Mode::Vcf, 3, u64::MAX, &no_stop());
@@ -333,31 +347,9 @@ fn vct_claims_survive_every_reply() {
     for rule in Rule::ALL {
         for game in 0..80 {
             let size = 10 + (game % 2) as usize;
-            let mut b = Board::square(size, rs(rule)).unwrap();
-            let n = 8 + rng.below(10) as usize;
-            let mut placed = 0;
-            while placed < n {
-                let x = 2 + rng.below(size as u64 - 4) as i64;
-                let y = 2 + rng.below(size as u64 - 4) as i64;
-                let p = b.pos(x, y).unwrap();
-                if b.is_empty(p) {
-                    b.make(
-                        p,
-                        if placed % 2 == 0 {
-                            Color::Black
-                        } else {
-                            Color::White
-                        },
-                    );
-                    placed += 1;
-                }
-            }
-            if b.history()
-                .iter()
-                .any(|m| rules::winner_at(&b, m.pos).is_some())
-            {
+            let Some(mut b) = alternating(rule, size, 2, (8, 18), &mut rng) else {
                 continue;
-            }
+            };
             for attacker in [Color::Black, Color::White] {
                 let mut s = ThreatSolver::new();
                 let Some(line) = s.vct(&mut b, attacker, 3, 300_000, &stop) else {

@@ -7,6 +7,7 @@ use super::*;
 mod speed {
     //! Run: `cargo test --release --lib threat::tests::speed -- --ignored --nocapture`
     use super::*;
+    use crate::game::testutil::{Area, Colours, RandomBoard};
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
     use std::time::Instant;
@@ -41,30 +42,15 @@ mod speed {
             let (mut nodes, mut found, mut vnodes, mut vfound) = (0u64, 0, 0u64, 0);
             let (mut t_vcf, mut t_vct) = (0.0, 0.0);
             let mut longest = 0;
+            let gen = RandomBoard::square(15, rs)
+                .stones(20, 50)
+                .area(Area::Centre(9))
+                .colours(Colours::WhiteEvery(2))
+                .no_five();
             for _ in 0..200 {
-                let mut b = Board::square(15, rs).unwrap();
-                let n = 20 + rng.below(30) as usize;
-                for i in 0..n {
-                    let x = 3 + rng.below(9) as i64;
-                    let y = 3 + rng.below(9) as i64;
-                    let p = b.pos(x, y).unwrap();
-                    if b.is_empty(p) {
-                        b.make(
-                            p,
-                            if i % 2 == 0 {
-                                Color::Black
-                            } else {
-                                Color::White
-                            },
-                        );
-                    }
-                }
-                if b.history()
-                    .iter()
-                    .any(|m| rules::winner_at(&b, m.pos).is_some())
-                {
+                let Some(mut b) = gen.board(&mut rng) else {
                     continue;
-                }
+                };
                 let stop = AtomicBool::new(false);
                 let t0 = Instant::now();
                 let r = solver.vcf(&mut b, Color::Black, 1_000_000, &stop);
@@ -105,29 +91,6 @@ mod long_vct {
     use super::*;
     use std::time::Instant;
 
-    /// A game-like position: stones within two cells of earlier ones,
-    /// legal for the rule, nobody has won.
-    fn game(rng: &mut SplitMix64, rule: Rule, n: usize) -> Option<Board> {
-        let mut b = Board::square(15, rs(rule)).ok()?;
-        let c = 5 + rng.below(5) as i64;
-        b.play(b.pos(c, 5 + rng.below(5) as i64)?);
-        let mut tries = 0;
-        while b.move_count() < n {
-            tries += 1;
-            if tries > 2000 {
-                return None;
-            }
-            let e: Vec<Pos> = b.empty_cells().filter(|&p| b.near_count(p) > 0).collect();
-            let p = e[rng.below(e.len() as u64) as usize];
-            let col = b.to_move();
-            if forbidden(&b, col, p) || is_win(&b, p, col) {
-                continue;
-            }
-            b.play(p);
-        }
-        Some(b)
-    }
-
     #[test]
     #[ignore]
     fn vct_of_eight_threats() {
@@ -144,8 +107,14 @@ mod long_vct {
         while times.len() < 10 && tried < 600 && start.elapsed().as_secs() < 90 {
             tried += 1;
             let rule = Rule::ALL[tried % 4];
-            let n = 20 + rng.below(20) as usize;
-            let Some(mut b) = game(&mut rng, rule, n) else {
+            // A game-like position: 20 to 39 stones within two cells of
+            // earlier ones, legal for the rule, nobody has won.
+            let Some(mut b) = RandomBoard::square(15, rs(rule))
+                .stones(20, 40)
+                .area(Area::Near(5))
+                .legal_only()
+                .board(&mut rng)
+            else {
                 continue;
             };
             let a = b.to_move();

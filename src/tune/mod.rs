@@ -221,6 +221,7 @@ pub fn main_tune(args: &[String]) -> i32 {
 mod tests {
     use super::*;
     use crate::game::board::EMPTY;
+    use crate::game::testutil::random_empty;
     use crate::game::zobrist::SplitMix64;
 
     /// The features times the current weights give the evaluator's score.
@@ -235,9 +236,7 @@ mod tests {
             };
             let mut b = Board::square(15, rules).unwrap();
             for _ in 0..60 {
-                let empties: Vec<_> = b.empty_cells().collect();
-                let p = empties[rng.below(empties.len() as u64) as usize];
-                b.play(p);
+                b.play(random_empty(&mut rng, &b).unwrap());
                 if b.cells().iter().any(|&q| b.cell(q) == EMPTY) {
                     let ev = Evaluator::new(&b);
                     let stm = b.to_move();
