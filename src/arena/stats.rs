@@ -92,9 +92,13 @@ impl Tally {
         let s = self.score();
         if self.wins == n || self.losses == n {
             // A clean sweep has no spread: use the Wilson bound of the score,
-            // 1 / (1 + z²/n) away from the certain result.
+            // 1 / (1 + z²/n) away from the certain result. For n ≤ 3 that
+            // bound lies on the other side of ½ (its Elo has the other sign),
+            // so the distance is |elo| − elo(bound), not a difference of
+            // absolute values; and the bound is not clamped (one game's
+            // clamp would pull it to ½).
             let bound = 1.0 / (1.0 + Z95 * Z95 / n as f64);
-            return (self.elo().abs() - elo_from_score(self.clamped_score(bound)).abs()).abs();
+            return self.elo().abs() - elo_from_score(bound);
         }
         let se = (self.game_variance() / n as f64).sqrt();
         let hi = elo_from_score(self.clamped_score(s + Z95 * se));
@@ -306,6 +310,22 @@ mod tests {
         assert!(close(sweep.elo_95(), want, 1e-9));
         assert!(close(want, 511.5 - 166.0, 1.0), "{want}");
         assert!(close(tally(0, 0, 10).elo_95(), want, 1e-9));
+        // n ≤ 3: the Wilson bound 1/(1+z²/n) is below ½ (0.2066, 0.3424,
+        // 0.4385), so the interval reaches below zero Elo: the half-width is
+        // the shown Elo plus the bound's distance below zero. (The old
+        // difference of absolute values gave 0, 77.5 and 236.6.)
+        for (n, shown) in [(1, 0.5), (2, 0.75), (3, 5.0 / 6.0)] {
+            let bound = 1.0 / (1.0 + Z95 * Z95 / n as f64);
+            assert!(bound < 0.5);
+            let want = elo_from_score(shown) - elo_from_score(bound);
+            assert!(close(tally(n, 0, 0).elo_95(), want, 1e-9), "n {n}");
+            assert!(close(tally(0, 0, n).elo_95(), want, 1e-9), "n {n}");
+            assert!(tally(n, 0, 0).elo() - tally(n, 0, 0).elo_95() < 0.0);
+        }
+        // Values checked with Python math.
+        assert!(close(tally(1, 0, 0).elo_95(), 233.80, 0.01));
+        assert!(close(tally(2, 0, 0).elo_95(), 304.23, 0.01));
+        assert!(close(tally(3, 0, 0).elo_95(), 322.54, 0.01));
     }
 
     #[test]
