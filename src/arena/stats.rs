@@ -85,14 +85,53 @@ impl Tally {
         elo_from_score(self.clamped_score(self.score()))
     }
 
-    /// Half-width of the 95% interval of the Elo difference (for a clean
-    /// sweep: the distance to the Elo of the score's Wilson bound).
+    /// Mean score per game over the complete pairs and its standard error,
+    /// the pair scores' standard deviation over √pairs. None without pairs,
+    /// or when every pair scored the same: then the pairs show no spread
+    /// to measure (all 1–1 is common early in a gomoku match), and the
+    /// callers fall back to the games.
+    ///
+    /// Pairs rather than games because the two games of an opening are
+    /// not independent: when the opening's colour decides, both are won by
+    /// the same colour and the pair scores 1–1 whoever is stronger, so the
+    /// per-game variance (about ¼) overstates the noise in the score many
+    /// times over.
+    fn pair_mean_se(&self) -> Option<(f64, f64)> {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let weighted = |f: &dyn Fn(f64) -> f64| -> f64 {
+            PAIR_SCORES
+                .iter()
+                .zip(&self.penta)
+                .map(|(&a, &k)| k as f64 * f(a))
+                .sum::<f64>()
+                / n
+        };
+        let mean = weighted(&|a| a);
+        let var = weighted(&|a| (a - mean).powi(2));
+        if var <= 1e-15 {
+            return None;
+        }
+        Some((mean, (var / n).sqrt()))
+    }
+
+    /// Half-width of the 95% interval of the Elo difference: from the pair
+    /// scores' spread when complete pairs exist and differ, else from the
+    /// games (for a clean sweep: the distance to the Elo of the score's
+    /// Wilson bound).
     pub fn elo_95(&self) -> f64 {
         let n = self.games();
         if n == 0 {
             return 0.0;
         }
         let s = self.score();
+        if let Some((s, se)) = self.pair_mean_se() {
+            let hi = elo_from_score(self.clamped_score(s + Z95 * se));
+            let lo = elo_from_score(self.clamped_score(s - Z95 * se));
+            return (hi - lo) / 2.0;
+        }
         if self.wins == n || self.losses == n {
             // A clean sweep has no spread: use the Wilson bound of the score,
             // 1 / (1 + z²/n) away from the certain result. For n ≤ 3 that
@@ -109,9 +148,14 @@ impl Tally {
         (hi - lo) / 2.0
     }
 
-    /// Likelihood of superiority: the probability that engine 1 is stronger,
-    /// from wins and losses (draws carry no information here).
+    /// Likelihood of superiority: the probability that engine 1 is stronger.
+    /// From the pair scores, Φ((mean − ½) / se), when complete pairs exist
+    /// and differ; else from wins and losses (draws carry no information
+    /// there).
     pub fn los(&self) -> f64 {
+        if let Some((s, se)) = self.pair_mean_se() {
+            return 0.5 * (1.0 + erf((s - 0.5) / (se * std::f64::consts::SQRT_2)));
+        }
         let (w, l) = (self.wins as f64, self.losses as f64);
         if w + l == 0.0 {
             return 0.5;
@@ -585,6 +629,35 @@ mod tests {
         assert_eq!(accepted, Some(101));
         assert!(sprt.llr(&pairs([0, 0, 100, 0, 0])) > lo);
         assert!(sprt.llr(&pairs([0, 0, 101, 0, 0])) <= lo);
+    }
+
+    #[test]
+    fn interval_and_los_from_pairs() {
+        // Reference values computed in Python from the pair scores:
+        // [2, 10, 20, 14, 4]: mean 0.54, variance 0.0584, se 0.034176.
+        let t = pairs([2, 10, 20, 14, 4]);
+        assert!(close(t.elo_95(), 47.137_550_010, 1e-6), "{}", t.elo_95());
+        assert!(close(t.los(), 0.879_082_289_382, 1e-9), "{}", t.los());
+        // Colour-decided: 96 pairs 1–1, three 2–0, one 0–2. The games alone
+        // (102 W, 98 L) say ±48.5 Elo and LOS 61 %; the pairs know that a
+        // 1–1 pair has no spread: mean 0.51, se 0.00995.
+        let t = pairs([1, 0, 96, 0, 3]);
+        assert_eq!((t.wins, t.losses), (102, 98));
+        let games = tally(102, 0, 98);
+        assert!(close(games.elo_95(), 48.473_324_531, 1e-6));
+        assert!(close(games.los(), 0.611_351_294_605, 1e-9));
+        assert!(close(t.elo_95(), 13.563_274_166, 1e-6), "{}", t.elo_95());
+        assert!(close(t.los(), 0.842_560_679_332, 1e-9), "{}", t.los());
+        // Games 2k and 2k+1 split 1–1 every time: no spread among the
+        // pairs, so the interval and LOS fall back to the games'.
+        let t = pairs([0, 0, 30, 0, 0]);
+        assert!(close(t.elo_95(), tally(30, 0, 30).elo_95(), 1e-12));
+        assert!(t.elo_95() > 50.0);
+        assert_eq!(t.los(), 0.5);
+        // A clean sweep in pairs is a clean sweep in games: Wilson bound.
+        let t = pairs([0, 0, 0, 0, 5]);
+        assert!(close(t.elo_95(), tally(10, 0, 0).elo_95(), 1e-12));
+        assert!(close(t.los(), tally(10, 0, 0).los(), 1e-12));
     }
 
     #[test]
