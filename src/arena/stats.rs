@@ -465,6 +465,8 @@ mod tests {
         assert!(close(hi, 2.944_438_979_166_44, 1e-9));
         let s1 = score_from_elo(10.0);
         assert!(close(s1, 0.514_387_184_165_998_7, 1e-12));
+        // The bounds are logistic Elo, and the help says so.
+        assert!(crate::arena::cli::USAGE.contains("logistic Elo E0 against E1"));
         // Reference values: a zooming grid search over the distributions
         // with the hypothesised mean, in Python, independent of the λ form.
         // 60 W 20 D 20 L (the normal approximation said 1.7337).
