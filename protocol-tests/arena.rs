@@ -324,11 +324,13 @@ fn random_movers_play_full_games_with_records_and_pairs() {
 #[test]
 fn sprt_stops_once_decided() {
     // A crasher loses every game: with no --games the SPRT must accept H1
-    // after SPRT_MIN_GAMES games instead of playing 100,000.
+    // after SPRT_MIN_GAMES games instead of playing 100,000. (The exact LLR
+    // of n clean-sweep pairs is n ln(s1/s0): 0.60 a pair at 400 Elo, past
+    // the bound after 5 pairs; at 10 Elo it would take 104 pairs.)
     let r = arena(
         ArenaArgs::new(fake("random"), fake("crash"))
             .turn(500)
-            .opt("--sprt", "0,10")
+            .opt("--sprt", "0,400")
             .grace(100),
     );
     let games = json_int(&r.json, "games");

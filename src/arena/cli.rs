@@ -32,7 +32,9 @@ usage: sente-arena --engine1 CMD --engine2 CMD [options]
   --json FILE       write {games, wins1, wins2, draws, score1, elo, elo_95, terminations}
   --ponder          do not suspend the engine that is not on move, and send it
                     INFO pondering 1
-  --sprt E0,E1      sequential test of elo E0 against E1; stops when decided
+  --sprt E0,E1      sequential test of logistic Elo E0 against E1 (expected score
+                    1/(1+10^(-E/400)), not fishtest's normalized Elo): exact
+                    GSPRT on colour-swapped pairs; stops when decided
   --alpha A, --beta B   SPRT error rates [0.05, 0.05]
   --seed S          shuffle the opening order with this seed (fake engines: move seed)
   --start-timeout MS    time to answer START [5000]
