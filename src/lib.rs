@@ -54,7 +54,8 @@
 //!   points).
 //! - `src/eval/`: the incremental pattern evaluation and its fitted weights
 //!   (`eval/weights.rs`).
-//! - `src/search/`: iterative deepening PVS (`alphabeta.rs`), transposition
+//! - `src/search/`: the searcher (`mod.rs`), its root probe (`root.rs`) and
+//!   iterative deepening (`deepening.rs`), the PVS tree (`alphabeta.rs`), transposition
 //!   table (`tt.rs`), move generation and ordering, the VCF/VCT threat solver
 //!   (`threat.rs`), time manager (`time.rs`), watchdog, Lazy SMP helpers
 //!   (`smp.rs`), and `params.rs`: every tunable of the search.

@@ -24,11 +24,12 @@ use std::time::Instant;
 use crate::game::{Board, Pos};
 
 use super::alphabeta::{Tree, TreeLimits};
+use super::deepening::{aspiration, RootMove};
 use super::movegen::Position;
 use super::ordering::Ordering as MoveOrdering;
 use super::threat::ThreatSolver;
 use super::tt::Tt;
-use super::{aspiration, params, time, RootMove};
+use super::{params, time};
 
 /// What a helper thread keeps across searches: its own move ordering and a
 /// threat solver (the tree needs one; helpers never run root threats).

@@ -3,9 +3,10 @@
 
 use super::*;
 use crate::game::rules;
-use crate::types::{Color, Rule, RuleSet};
+use crate::types::{is_mate_score, mate_in, Color, Rule, RuleSet, INFINITE, MATE};
+use deepening::{adopt_beater, root_iteration, root_reduction, widen, RootMove};
 use time::Limits;
-use tt::RESERVED_MEMORY;
+use tt::{Bound, RESERVED_MEMORY};
 
 fn rules_of(rule: Rule) -> RuleSet {
     RuleSet {
