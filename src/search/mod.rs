@@ -4,7 +4,7 @@
 //!
 //! `Searcher` owns what lives across searches (transposition table, move
 //! ordering history, threat solver, helper threads' state). `search` runs
-//! the *root probe* first (`root_probe`: what needs no tree, such as a five,
+//! the *root probe* first (`root`: what needs no tree, such as a five,
 //! a single forced block or a lost position; then the threat solver's VCF/VCT
 //! for us, played at once, and the opponent's VCF, after which only moves that
 //! defuse it stay) and then *iterative deepening* (`deepening`) with
