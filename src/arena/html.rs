@@ -59,8 +59,8 @@ code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.92em;
 #controls { margin: 6px 0; display: flex; gap: 4px; align-items: center; flex-wrap: wrap; }
 #controls button { font-size: 15px; min-width: 2.4em; padding: 3px 8px; cursor: pointer; }
 #side { flex: 1; min-width: 280px; }
-#moves { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; max-height: 430px; overflow-y: auto; background: #fff; border: 1px solid #d5d9df; padding: 6px; columns: 3 7em; margin: 6px 0; }
-#moves span { display: block; cursor: pointer; padding: 0 3px; }
+#moves { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; max-height: 430px; overflow-y: auto; background: #fff; border: 1px solid #d5d9df; padding: 6px; columns: 3 10em; margin: 6px 0; }
+#moves span { display: block; cursor: pointer; padding: 0 3px; white-space: nowrap; }
 #moves span.opening { color: #8a6d1c; }
 #moves span.cur { background: #ffe58a; }
 #gameinfo { margin: 4px 0; }

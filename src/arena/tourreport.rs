@@ -486,8 +486,7 @@ pub fn summary(
             .get(rank + 1)
             .map(|&j| pct(r.los(i, j)))
             .unwrap_or_default();
-        let _ = writeln!(
-            s,
+        let line = format!(
             "{:>4}  {:<w$}  {:>8.1}  {:>7.1}  {:>9}  {:>8}",
             rank + 1,
             table.names[i],
@@ -496,6 +495,7 @@ pub fn summary(
             format!("{}/{g}", half(p)),
             los
         );
+        let _ = writeln!(s, "{}", line.trim_end());
     }
     let t = table.terminations();
     let parts: Vec<String> = Termination::ALL
