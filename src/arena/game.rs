@@ -96,8 +96,14 @@ fn failure_termination(f: &Failure) -> (Termination, String) {
     }
 }
 
-/// Start an engine: spawn, START, the INFO settings; then suspend it.
-fn start_engine(cfg: &GameConfig, cmd: &str, name: &str) -> Result<Engine, (Termination, String)> {
+/// Start an engine: spawn, START, the INFO settings (then its own `extra`
+/// INFO lines, e.g. a tournament's per-engine options); then suspend it.
+fn start_engine(
+    cfg: &GameConfig,
+    cmd: &str,
+    name: &str,
+    extra: &[String],
+) -> Result<Engine, (Termination, String)> {
     let mut e =
         Engine::spawn(cmd, name, cfg.ponder, cfg.stderr).map_err(|s| (Termination::Crash, s))?;
     let go = (|| {
@@ -114,6 +120,9 @@ fn start_engine(cfg: &GameConfig, cmd: &str, name: &str) -> Result<Engine, (Term
         e.send(&format!("INFO rule {}", cfg.rules.bits()))?;
         if let Some(f) = &cfg.folder {
             e.send(&format!("INFO folder {f}"))?;
+        }
+        for line in extra {
+            e.send(line)?;
         }
         Ok(())
     })();
@@ -138,6 +147,18 @@ fn start_engine(cfg: &GameConfig, cmd: &str, name: &str) -> Result<Engine, (Term
 /// Play one game from `opening`. Never panics, never hangs: every wait is
 /// bounded and the engines are killed on every path out.
 pub fn play(cfg: &GameConfig, players: &Players, opening: &Opening) -> GameOutcome {
+    play_with_info(cfg, players, opening, [&[], &[]])
+}
+
+/// `play`, sending Black `info[0]` and White `info[1]` (whole protocol
+/// lines, `INFO key value`) after the standard settings. The referee's
+/// limits stay the same for both.
+pub fn play_with_info(
+    cfg: &GameConfig,
+    players: &Players,
+    opening: &Opening,
+    info: [&[String]; 2],
+) -> GameOutcome {
     let mut referee = match Referee::new(cfg.width, cfg.height, cfg.rules) {
         Ok(r) => r,
         Err(e) => return aborted(e),
@@ -159,7 +180,7 @@ pub fn play(cfg: &GameConfig, players: &Players, opening: &Opening) -> GameOutco
     let specs = [players.black, players.white];
     let mut engines: Vec<Engine> = Vec::with_capacity(2);
     for (i, (cmd, name)) in specs.iter().enumerate() {
-        match start_engine(cfg, cmd, name) {
+        match start_engine(cfg, cmd, name, info[i]) {
             Ok(e) => engines.push(e),
             Err((t, d)) => {
                 let loser = if i == 0 { Color::Black } else { Color::White };

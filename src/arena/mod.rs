@@ -13,15 +13,27 @@
 //! - `fake`: tiny misbehaving engines for tests and a random baseline
 //! - `cli`: the `sente-arena` command line
 //! - `compare`: two matches on the same schedule compared game by game
+//! - `tournament`: N engines, round robin or gauntlet, sharded schedule
+//! - `ratings`: joint Bradley–Terry ratings, intervals, LOS
+//! - `tourreport`: crosstable, summary, tournament JSON, shard merge
+//! - `html`: the self-contained tournament report with a game viewer
+//! - `tourcli`: the tournament and merge command lines
+//! - `json`: a small JSON reader for the merge
 
 pub mod cli;
 pub mod compare;
 pub mod engine;
 pub mod fake;
 pub mod game;
+pub mod html;
+pub mod json;
 pub mod memory;
 pub mod openings;
+pub mod ratings;
 pub mod referee;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod tourcli;
+pub mod tournament;
+pub mod tourreport;

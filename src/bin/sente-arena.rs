@@ -1,19 +1,23 @@
-//! `sente-arena`: referee and match runner between two pbrain engines (and,
-//! with `--fake-engine`, the tiny test engines). All logic is in
-//! `sente::arena`; this file only wires the command line to it.
+//! `sente-arena`: referee and match runner between two pbrain engines,
+//! tournaments of N engines (`--engine`, `merge`), and, with
+//! `--fake-engine`, the tiny test engines. All logic is in `sente::arena`;
+//! this file only wires the command line to it.
 
 use std::process::ExitCode;
 
-use sente::arena::{cli, compare, fake, runner};
+use sente::arena::{cli, compare, fake, runner, tourcli, tournament};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if tourcli::wants(&args) && !args.iter().any(|a| a == "--help" || a == "-h") {
+        return tour_main(&args);
+    }
     match cli::parse(&args) {
         Ok(cli::Mode::Help) => {
-            print!("{}", cli::USAGE);
+            print!("{}\n{}", cli::USAGE, tourcli::USAGE);
             ExitCode::SUCCESS
         }
         Ok(cli::Mode::Fake { kind, good, seed }) => {
@@ -37,6 +41,35 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Err(e) => {
+            eprintln!("sente-arena: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A tournament, or a merge of tournament shards.
+fn tour_main(args: &[String]) -> ExitCode {
+    let done = match tourcli::parse(args) {
+        Ok(tourcli::TourMode::Run(cfg)) => tournament::run(&cfg).map(|_| ()),
+        Ok(tourcli::TourMode::Merge {
+            files,
+            json,
+            html,
+            records,
+            anchor,
+        }) => tourcli::merge(
+            &files,
+            json.as_deref(),
+            html.as_deref(),
+            records.as_deref(),
+            anchor,
+        )
+        .map(|text| print!("{text}")),
+        Err(e) => Err(e),
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sente-arena: {e}");
             ExitCode::from(2)

@@ -1,0 +1,553 @@
+//! Tournaments between N engines: round robin (every engine against every
+//! other) or gauntlet (the first engine against each other one), every
+//! opening played twice with colours swapped in each pairing, on the same
+//! referee, limits and forfeit rules as a two-engine match (`game::play`).
+//!
+//! The schedule is a pure function of the settings and the seed: pair p of
+//! every pairing is played before pair p + 1 of any, so standings stay
+//! balanced while it runs, and `--shard K/N` plays the colour-swapped pairs
+//! whose number is K − 1 modulo N. Games keep their schedule numbers, so
+//! shards merge back into exactly the unsharded tournament
+//! (`tourreport::merge`).
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Instant;
+
+use super::game::{self, GameConfig, Players};
+use super::openings::{self, Opening};
+use super::ratings::FitConfig;
+use super::referee::Referee;
+use super::report::GameReport;
+use super::tourreport::{self, Played, Settings, Table};
+
+/// Who meets whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    RoundRobin,
+    Gauntlet,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "round-robin" | "roundrobin" | "rr" => Some(Format::RoundRobin),
+            "gauntlet" => Some(Format::Gauntlet),
+            _ => None,
+        }
+    }
+}
+
+/// One engine of a tournament: its name in the results, its command, and
+/// options sent to it alone as `INFO key value` after the standard INFO
+/// settings (`thread_num`, `max_node`, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    pub command: String,
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    pub fn info_lines(&self) -> Vec<String> {
+        self.options
+            .iter()
+            .map(|(k, v)| format!("INFO {k} {v}"))
+            .collect()
+    }
+}
+
+/// `--shard K/N`: the K-th (1-based) of N shares of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard wants K/N with 1 <= K <= N, got {s:?}");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether this shard plays scheduled game `s` (its whole pair goes
+    /// with it).
+    pub fn takes(&self, s: &Scheduled) -> bool {
+        s.pair % self.count == self.index - 1
+    }
+
+    pub fn text(&self) -> String {
+        format!("{}/{}", self.index, self.count)
+    }
+}
+
+/// A whole tournament.
+#[derive(Clone, Debug)]
+pub struct TournamentConfig {
+    pub engines: Vec<EngineSpec>,
+    pub format: Format,
+    pub game: GameConfig,
+    pub openings: Vec<Opening>,
+    /// Games per pairing.
+    pub games_per_pair: usize,
+    pub concurrency: usize,
+    pub records: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub html: Option<PathBuf>,
+    pub seed: Option<u64>,
+    pub shard: Option<Shard>,
+    pub fit: FitConfig,
+    /// Stop once every rating's 95 % interval is narrower than this (Elo,
+    /// full width).
+    pub stop_width: Option<f64>,
+}
+
+/// The engine pairs that meet, as (first, second) indices.
+pub fn pairings(n: usize, format: Format) -> Vec<(usize, usize)> {
+    match format {
+        Format::RoundRobin => (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect(),
+        Format::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+    }
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// 0-based number in the whole schedule.
+    pub game: usize,
+    /// Number of its colour-swapped pair in the whole schedule.
+    pub pair: usize,
+    /// Index into `pairings`.
+    pub pairing: usize,
+    /// The pairing's engines: `a` is the first.
+    pub a: usize,
+    pub b: usize,
+    /// Index into the opening list.
+    pub opening: usize,
+    pub a_black: bool,
+}
+
+/// The whole schedule: for each pair number p, each pairing plays the two
+/// games of opening `order[p mod len]`, its first engine Black first (as
+/// the two-engine runner's `openings::slot` does per pairing).
+pub fn schedule(
+    pairs: &[(usize, usize)],
+    games_per_pair: usize,
+    order: &[usize],
+) -> Vec<Scheduled> {
+    let mut out = Vec::new();
+    let rounds = games_per_pair.div_ceil(2);
+    for p in 0..rounds {
+        for (m, &(a, b)) in pairs.iter().enumerate() {
+            for g in [2 * p, 2 * p + 1] {
+                if g >= games_per_pair {
+                    continue;
+                }
+                let slot = openings::slot(g, order);
+                out.push(Scheduled {
+                    game: out.len(),
+                    pair: p * pairs.len() + m,
+                    pairing: m,
+                    a,
+                    b,
+                    opening: slot.opening,
+                    a_black: slot.engine1_black,
+                });
+            }
+        }
+    }
+    out
+}
+
+impl TournamentConfig {
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        pairings(self.engines.len(), self.format)
+    }
+
+    /// The openings played (the empty board when the list is empty).
+    pub fn opening_list(&self) -> Vec<Opening> {
+        if self.openings.is_empty() {
+            vec![Opening::empty()]
+        } else {
+            self.openings.clone()
+        }
+    }
+
+    pub fn full_schedule(&self) -> Vec<Scheduled> {
+        let order = openings::order(self.opening_list().len(), self.seed);
+        schedule(&self.pairings(), self.games_per_pair, &order)
+    }
+
+    /// The games this run plays (all, or its shard's).
+    pub fn my_schedule(&self) -> Vec<Scheduled> {
+        let all = self.full_schedule();
+        match self.shard {
+            Some(s) => all.into_iter().filter(|g| s.takes(g)).collect(),
+            None => all,
+        }
+    }
+
+    pub fn settings(&self) -> Settings {
+        Settings {
+            engines: self.engines.clone(),
+            format: self.format,
+            games_per_pair: self.games_per_pair,
+            scheduled: self.full_schedule().len(),
+            seed: self.seed,
+            rule: self.game.rules.bits(),
+            width: self.game.width,
+            height: self.game.height,
+            turn_ms: self.game.turn_ms,
+            match_ms: self.game.match_ms,
+            tolerance_ms: self.game.tolerance_ms,
+            memory: self.game.memory,
+            openings: self.openings.len(),
+            anchor: self.engines[self.fit.anchor].name.clone(),
+            anchor_elo: self.fit.anchor_elo,
+            prior: self.fit.prior,
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.engines.len() < 2 {
+            return Err("a tournament needs at least two engines".into());
+        }
+        for (i, e) in self.engines.iter().enumerate() {
+            if self.engines[..i].iter().any(|o| o.name == e.name) {
+                return Err(format!("two engines are named {:?}", e.name));
+            }
+        }
+        if self.fit.anchor >= self.engines.len() {
+            return Err("the anchor is not an engine of the tournament".into());
+        }
+        for o in &self.openings {
+            let mut r = Referee::new(self.game.width, self.game.height, self.game.rules)?;
+            r.place_opening(&o.stones)
+                .map_err(|e| format!("opening on line {}: {e}", o.line))?;
+        }
+        Ok(())
+    }
+}
+
+/// "1:02:03" or "2:03".
+pub fn clock(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// The stderr progress line after a game: games done of total, time used
+/// and estimated time left, and the standings by points.
+pub fn progress_line(table: &Table, total: usize, elapsed_s: f64) -> String {
+    let done = table.games.len();
+    let eta = if done > 0 && total > done {
+        clock(elapsed_s / done as f64 * (total - done) as f64)
+    } else {
+        clock(0.0)
+    };
+    let pct = 100.0 * done as f64 / total.max(1) as f64;
+    let mut idx: Vec<usize> = (0..table.names.len()).collect();
+    let pts: Vec<(f64, u64)> = (0..table.names.len()).map(|i| table.points(i)).collect();
+    idx.sort_by(|&x, &y| {
+        let fx = pts[x].0 / pts[x].1.max(1) as f64;
+        let fy = pts[y].0 / pts[y].1.max(1) as f64;
+        fy.partial_cmp(&fx)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(x.cmp(&y))
+    });
+    let standings: Vec<String> = idx
+        .iter()
+        .map(|&i| format!("{} {}/{}", table.names[i], pts[i].0, pts[i].1))
+        .collect();
+    format!(
+        "[{done}/{total} {pct:.0}% {} elapsed, {} left] {}",
+        clock(elapsed_s),
+        eta,
+        standings.join(", ")
+    )
+}
+
+/// Play the tournament (or this run's shard of it): a result line per game
+/// on stdout and a progress line on stderr, then the crosstable and
+/// ratings on stdout and the files asked for.
+pub fn run(cfg: &TournamentConfig) -> Result<Table, String> {
+    cfg.check()?;
+    if cfg.stop_width.is_some() && cfg.shard.is_some() {
+        return Err("--stop-width needs the whole tournament: it cannot go with --shard".into());
+    }
+    let openings = cfg.opening_list();
+    let mine = cfg.my_schedule();
+    let total = mine.len();
+    let settings = cfg.settings();
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let info: Vec<Vec<String>> = cfg.engines.iter().map(|e| e.info_lines()).collect();
+    if let Some(dir) = &cfg.records {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut records = match &cfg.records {
+        Some(dir) => Some(
+            fs::File::create(dir.join("games.txt"))
+                .map_err(|e| format!("{}: {e}", dir.display()))?,
+        ),
+        None => None,
+    };
+
+    // As in the two-engine runner: the main thread hands out one game at a
+    // time, so nothing new starts once the stop rule fires.
+    let (job_tx, job_rx) = mpsc::channel::<usize>();
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let (tx, rx) = mpsc::channel::<Played>();
+    let workers = cfg.concurrency.clamp(1, total.max(1));
+    let mut handles = Vec::new();
+    let folder_of =
+        |w: usize| std::env::temp_dir().join(format!("sente-arena-{}-t{w}", std::process::id()));
+    for w in 0..workers {
+        let (job_rx, tx) = (job_rx.clone(), tx.clone());
+        let (mine, openings, info) = (mine.clone(), openings.clone(), info.clone());
+        let cfg = cfg.clone();
+        let folder = folder_of(w);
+        let h = thread::Builder::new()
+            .name(format!("tour-{w}"))
+            .spawn(move || loop {
+                let job = job_rx.lock().map(|rx| rx.recv());
+                let Ok(Ok(k)) = job else { break };
+                let s = mine[k];
+                let opening = &openings[s.opening];
+                let (ea, eb) = (&cfg.engines[s.a], &cfg.engines[s.b]);
+                let a = (ea.command.as_str(), ea.name.as_str());
+                let b = (eb.command.as_str(), eb.name.as_str());
+                let (players, inf) = if s.a_black {
+                    (
+                        Players { black: a, white: b },
+                        [&info[s.a][..], &info[s.b][..]],
+                    )
+                } else {
+                    (
+                        Players { black: b, white: a },
+                        [&info[s.b][..], &info[s.a][..]],
+                    )
+                };
+                let mut gcfg = cfg.game.clone();
+                if gcfg.folder.is_none() {
+                    let _ = fs::create_dir_all(&folder);
+                    gcfg.folder = Some(folder.display().to_string());
+                }
+                let outcome = game::play_with_info(&gcfg, &players, opening, inf);
+                let played = Played {
+                    a: s.a,
+                    b: s.b,
+                    pair: s.pair,
+                    report: GameReport {
+                        game: s.game,
+                        opening_line: opening.line,
+                        opening_text: opening.text(),
+                        engine1_black: s.a_black,
+                        outcome,
+                    },
+                };
+                if tx.send(played).is_err() {
+                    break;
+                }
+            })
+            .map_err(|e| e.to_string())?;
+        handles.push(h);
+    }
+    drop(tx);
+    let mut sent = 0;
+    while sent < workers.min(total) {
+        let _ = job_tx.send(sent);
+        sent += 1;
+    }
+    let start = Instant::now();
+    let mut table = Table::new(names.clone(), cfg.pairings());
+    let mut stopped: Option<String> = None;
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let whole = settings.scheduled;
+    while table.games.len() < sent {
+        let Ok(p) = rx.recv() else { break };
+        let pair_names = [names[p.a].as_str(), names[p.b].as_str()];
+        let line = p.report.line(pair_names, Some(whole));
+        if let (Some(f), Some(dir)) = (records.as_mut(), &cfg.records) {
+            let _ = writeln!(f, "{}", p.report.record_line(pair_names));
+            let _ = f.flush();
+            let psq = p.report.psq(pair_names, cfg.game.width, cfg.game.height);
+            let _ = fs::write(dir.join(tourreport::psq_name(p.report.game)), psq);
+        }
+        table.add(p);
+        if let (Some(w), None) = (cfg.stop_width, &stopped) {
+            let r = table.ratings(&cfg.fit);
+            let widest = (0..names.len())
+                .filter(|&i| i != cfg.fit.anchor)
+                .map(|i| 2.0 * r.elo_95[i])
+                .fold(0.0, f64::max);
+            // At least one full pair of every pairing first.
+            let min_games = 2 * cfg.pairings().len();
+            if table.games.len() >= min_games && widest < w {
+                stopped = Some(format!(
+                    "stopped: every 95 % interval is narrower than {w} Elo (widest {widest:.1})"
+                ));
+            }
+        }
+        if stopped.is_none() && sent < total {
+            let _ = job_tx.send(sent);
+            sent += 1;
+        }
+        {
+            let mut out = stdout.lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+        {
+            let mut err = stderr.lock();
+            let shown_total = if stopped.is_some() { sent } else { total };
+            let _ = writeln!(
+                err,
+                "{}",
+                progress_line(&table, shown_total, start.elapsed().as_secs_f64())
+            );
+        }
+    }
+    drop(job_tx);
+    for h in handles {
+        let _ = h.join();
+    }
+    for w in 0..workers {
+        let _ = fs::remove_dir_all(folder_of(w));
+    }
+    table.sort();
+    if let (Some(f), Some(dir)) = (records.take(), &cfg.records) {
+        // Rewritten in schedule order, as a merge of shards writes it.
+        drop(f);
+        tourreport::write_records(dir, &table, &settings, false)?;
+    }
+    let mut text = tourreport::summary(&table, &settings, cfg.shard, &cfg.fit);
+    if let Some(s) = &stopped {
+        text.push_str(s);
+        text.push('\n');
+    }
+    print!("{text}");
+    let _ = std::io::stdout().flush();
+    eprintln!(
+        "tournament: {} games in {}",
+        table.games.len(),
+        clock(start.elapsed().as_secs_f64())
+    );
+    tourreport::write_outputs(
+        &table,
+        &settings,
+        cfg.shard,
+        &cfg.fit,
+        cfg.json.as_deref(),
+        cfg.html.as_deref(),
+    )?;
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairings_per_format() {
+        assert_eq!(
+            pairings(4, Format::RoundRobin),
+            vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        assert_eq!(pairings(4, Format::Gauntlet), vec![(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(Format::parse("gauntlet"), Some(Format::Gauntlet));
+        assert_eq!(Format::parse("x"), None);
+    }
+
+    #[test]
+    fn schedule_interleaves_pairings_and_swaps_colours() {
+        let pairs = pairings(3, Format::RoundRobin);
+        let order = openings::order(2, None);
+        let s = schedule(&pairs, 4, &order);
+        assert_eq!(s.len(), 12);
+        // Pair 0 of every pairing, then pair 1.
+        let first: Vec<(usize, usize, usize, bool)> = s[..6]
+            .iter()
+            .map(|g| (g.a, g.b, g.opening, g.a_black))
+            .collect();
+        assert_eq!(
+            first,
+            vec![
+                (0, 1, 0, true),
+                (0, 1, 0, false),
+                (0, 2, 0, true),
+                (0, 2, 0, false),
+                (1, 2, 0, true),
+                (1, 2, 0, false)
+            ]
+        );
+        assert!(s[6..].iter().all(|g| g.opening == 1));
+        for (i, g) in s.iter().enumerate() {
+            assert_eq!(g.game, i);
+            assert_eq!(g.pair, i / 2);
+        }
+        // Every pairing plays each opening with each colour.
+        for m in 0..3 {
+            let mine: Vec<_> = s.iter().filter(|g| g.pairing == m).collect();
+            assert_eq!(mine.len(), 4);
+            assert_eq!(mine.iter().filter(|g| g.a_black).count(), 2);
+        }
+        // Odd games per pairing: the last pair is a single game.
+        let s = schedule(&pairs, 3, &order);
+        assert_eq!(s.len(), 9);
+        assert_eq!(s.iter().filter(|g| g.pairing == 2).count(), 3);
+    }
+
+    #[test]
+    fn shards_partition_the_schedule_by_pairs() {
+        let pairs = pairings(4, Format::RoundRobin);
+        let order = openings::order(5, Some(3));
+        let s = schedule(&pairs, 6, &order);
+        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
+        let mut seen = vec![0; s.len()];
+        for sh in &shards {
+            for g in s.iter().filter(|g| sh.takes(g)) {
+                seen[g.game] += 1;
+                // The colour-swapped partner is in the same shard.
+                let partner = s
+                    .iter()
+                    .find(|o| o.pair == g.pair && o.game != g.game)
+                    .unwrap();
+                assert!(sh.takes(partner));
+            }
+        }
+        assert!(seen.iter().all(|&c| c == 1));
+        assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
+        assert!(Shard::parse("0/3").is_err());
+        assert!(Shard::parse("4/3").is_err());
+        assert!(Shard::parse("x").is_err());
+    }
+
+    #[test]
+    fn clock_format() {
+        assert_eq!(clock(5.2), "0:05");
+        assert_eq!(clock(3723.0), "1:02:03");
+    }
+}
