@@ -424,8 +424,9 @@ fn end_in_a_burst_answers_what_came_before() {
     assert!(x < 15 && y < 15 && (x, y) != (7, 7), "bad move {mv}");
     let about = e.answer(ANSWER_TIMEOUT).unwrap();
     assert!(about.starts_with("name=\"Sente\""), "ABOUT gave {about}");
-    // The search was cut short, not run to its 60 s limit.
-    assert!(dt < Duration::from_secs(2), "END took {dt:?}");
+    // The search was cut short, not run to its 60 s limit (the grace for
+    // answering what came before END is 2 s at most).
+    assert!(dt < Duration::from_secs(3), "END took {dt:?}");
 }
 
 /// YXSTOP during a long search makes the engine answer a legal move now.

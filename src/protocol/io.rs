@@ -28,10 +28,12 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// (their searches are stopped first) before the process exits anyway.
 /// Normally the worker is idle and END exits at once; in a burst such as
 /// `START 15`, `BEGIN`, `END` piped in one write, START builds the pattern
-/// and evaluation tables (about 0.2 s), and a script deserves its `OK` and
-/// its move. Managers kill a brain about half a second to a second after
-/// END, which costs nothing once the game is over.
-pub const END_GRACE: Duration = Duration::from_millis(800);
+/// and evaluation tables and writes the transposition table (about 0.2 s
+/// idle, but 0.8 s and more on two cores shared with builds, where 0.8 s of
+/// grace cut off `OK` and the move), and a script deserves its answers.
+/// Managers kill a brain about half a second to a second after END, which
+/// costs nothing once the game is over.
+pub const END_GRACE: Duration = Duration::from_millis(2_000);
 
 /// What the reader thread hands on.
 #[derive(Debug, PartialEq, Eq)]
