@@ -21,6 +21,9 @@
 //!   MESSAGE line contains T (other lines are ignored); `< ~exit`: the
 //!   process exits with status 0.
 //! - `#` starts a comment line.
+//!
+//! `SENTE_ENGINE` (see the harness) runs them against another build;
+//! `SENTE_TRANSCRIPTS=commands,board` keeps only the cases of those files.
 
 #[path = "harness/mod.rs"]
 mod harness;
@@ -30,7 +33,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use harness::{parse_point, Engine, ANSWER_TIMEOUT, BIN};
+use harness::{engine_command, parse_point, Engine, ANSWER_TIMEOUT};
 
 struct Case {
     file: String,
@@ -332,9 +335,14 @@ fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(),
 }
 
 fn run_all(search: bool) {
+    // A comma-separated list of transcript files (without `.txt`) to keep.
+    let only: Option<Vec<String>> = std::env::var("SENTE_TRANSCRIPTS")
+        .ok()
+        .map(|s| s.split(',').map(|f| format!("{}.txt", f.trim())).collect());
     let cases: Vec<Case> = load_cases()
         .into_iter()
         .filter(|c| c.needs_search == search)
+        .filter(|c| only.as_ref().is_none_or(|o| o.contains(&c.file)))
         .collect();
     assert!(!cases.is_empty(), "no transcripts found");
     // Two workers: each case is its own process, and most of a case's time
@@ -495,9 +503,9 @@ fn eof_mid_search_answers_and_exits() {
 /// error backtrace, even with RUST_BACKTRACE set).
 #[test]
 fn command_line_help_version_and_unknown_argument() {
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let run = |arg: &str| {
-        Command::new(BIN)
+        engine_command()
             .arg(arg)
             .env("RUST_BACKTRACE", "1")
             .stdin(Stdio::null())

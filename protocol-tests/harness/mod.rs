@@ -14,6 +14,23 @@ pub mod arena_args;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_pbrain-sente");
 
+/// The command that starts the engine under test: the binary cargo built,
+/// or, when the environment sets `SENTE_ENGINE`, that command line (split
+/// on whitespace: a runner and its arguments), so that the same tests check
+/// another build of the engine, e.g. the Windows one under wine:
+/// `SENTE_ENGINE="wine target/dist/pbrain-sente64.exe"`.
+pub fn engine_command() -> Command {
+    if let Ok(line) = std::env::var("SENTE_ENGINE") {
+        let mut words = line.split_whitespace();
+        if let Some(program) = words.next() {
+            let mut c = Command::new(program);
+            c.args(words);
+            return c;
+        }
+    }
+    Command::new(BIN)
+}
+
 /// Default time to wait for an answer: generous, so a busy machine does not
 /// make tests flake, but a hang still fails.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
@@ -70,13 +87,13 @@ pub fn parse_point(s: &str) -> Option<(i64, i64)> {
 
 impl Engine {
     pub fn spawn() -> Engine {
-        let mut child = Command::new(BIN)
+        let mut child = engine_command()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .env("RUST_LOG", "off")
             .spawn()
-            .expect("start pbrain-sente");
+            .expect("start the engine (pbrain-sente or SENTE_ENGINE)");
         let stdout = child.stdout.take().expect("stdout");
         let stdin = child.stdin.take();
         let (tx, rx) = channel();

@@ -6,6 +6,7 @@
 //! Dropping an `Engine` always kills what is left of it.
 
 use std::io::{BufReader, Read, Write};
+#[cfg(unix)]
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
@@ -106,8 +107,13 @@ impl Engine {
                 Stdio::inherit()
             } else {
                 Stdio::null()
-            })
-            .process_group(0);
+            });
+        // Its own process group, so that suspension and the final kill
+        // reach the engine's children too. The arena is a Unix program
+        // (groups, signals, /proc); elsewhere it only has to compile, for
+        // the library holds it and the engine is built for Windows.
+        #[cfg(unix)]
+        c.process_group(0);
         let mut child = c
             .spawn()
             .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
