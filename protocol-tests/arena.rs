@@ -8,7 +8,6 @@ mod harness;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use harness::arena_args::{fake, ArenaArgs, ARENA};
@@ -18,14 +17,7 @@ use harness::{Engine, BIN as BRAIN};
 const BOUND: Duration = Duration::from_secs(120);
 
 fn temp_dir(tag: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "sente-arena-test-{}-{tag}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    harness::temp_dir("arena", tag)
 }
 
 struct Run {

@@ -9,10 +9,11 @@
 //! missing, its test installs it with scripts/ensure-tool.sh if `CI` is set
 //! (CI machines start bare) and is skipped with a message otherwise.
 
+mod harness;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use sente::arena::json::{self, Value};
@@ -22,15 +23,7 @@ const ARENA: &str = env!("CARGO_BIN_EXE_sente-arena");
 const BOUND: Duration = Duration::from_secs(120);
 
 fn temp_dir(tag: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "sente-tour-test-{}-{tag}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    harness::temp_dir("tour", tag)
 }
 
 /// Run a command to its end within BOUND, output captured.

@@ -12,6 +12,21 @@ use std::time::{Duration, Instant};
 
 pub mod arena_args;
 
+/// A fresh, empty folder for one test's files, unique per process, test
+/// `tag` and call (`prefix` names the test file).
+pub fn temp_dir(prefix: &str, tag: &str) -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "sente-{prefix}-test-{}-{tag}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_pbrain-sente");
 
 /// The command that starts the engine under test: the binary cargo built,
