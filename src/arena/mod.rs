@@ -7,6 +7,7 @@
 //! - `memory`: memory of an engine and its children from /proc
 //! - `game`: one game between two engines
 //! - `openings`: opening files and the pair schedule
+//! - `pool`: worker threads playing games handed out one at a time
 //! - `runner`: a whole match on N threads, SPRT stop
 //! - `stats`: Elo, LOS, SPRT
 //! - `report`: result lines, records, summary, JSON
@@ -29,6 +30,7 @@ pub mod html;
 pub mod json;
 pub mod memory;
 pub mod openings;
+pub mod pool;
 pub mod ratings;
 pub mod referee;
 pub mod report;

@@ -6,13 +6,11 @@
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::path::{Path, PathBuf};
 
 use super::game::{self, GameConfig, Players};
 use super::openings::{self, Opening};
+use super::pool::Pool;
 use super::referee::Referee;
 use super::report::{self, EngineTotals, GameReport, Terminations};
 use super::stats::{Sprt, SprtState, Tally};
@@ -100,67 +98,41 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
 
     // The main thread hands out game numbers one at a time, after it has
     // counted the previous result, so no game starts once the SPRT decides.
-    let (job_tx, job_rx) = mpsc::channel::<usize>();
-    let job_rx = Arc::new(Mutex::new(job_rx));
-    let (tx, rx) = mpsc::channel::<GameReport>();
-    let workers = cfg.concurrency.clamp(1, total.max(1));
-    let mut handles = Vec::new();
-    for w in 0..workers {
-        let (job_rx, tx) = (job_rx.clone(), tx.clone());
-        let order = order.clone();
-        let openings = openings.clone();
-        let cfg = cfg.clone();
-        let h = thread::Builder::new()
-            .name(format!("arena-{w}"))
-            .spawn(move || loop {
-                let job = job_rx.lock().map(|rx| rx.recv());
-                let Ok(Ok(g)) = job else { break };
-                let slot = openings::slot(g, &order);
-                let opening = &openings[slot.opening];
-                let (e1, e2) = (
-                    (cfg.engines[0].as_str(), cfg.names[0].as_str()),
-                    (cfg.engines[1].as_str(), cfg.names[1].as_str()),
-                );
-                let players = if slot.engine1_black {
-                    Players {
-                        black: e1,
-                        white: e2,
-                    }
-                } else {
-                    Players {
-                        black: e2,
-                        white: e1,
-                    }
-                };
-                let mut gcfg = cfg.game.clone();
-                if gcfg.folder.is_none() {
-                    let dir = std::env::temp_dir()
-                        .join(format!("sente-arena-{}-{w}", std::process::id()));
-                    let _ = fs::create_dir_all(&dir);
-                    gcfg.folder = Some(dir.display().to_string());
+    let mut pool = {
+        let (order, openings, cfg) = (order.clone(), openings.clone(), cfg.clone());
+        Pool::start("arena", cfg.concurrency, total, move |g, dir: &Path| {
+            let slot = openings::slot(g, &order);
+            let opening = &openings[slot.opening];
+            let (e1, e2) = (
+                (cfg.engines[0].as_str(), cfg.names[0].as_str()),
+                (cfg.engines[1].as_str(), cfg.names[1].as_str()),
+            );
+            let players = if slot.engine1_black {
+                Players {
+                    black: e1,
+                    white: e2,
                 }
-                let outcome = game::play(&gcfg, &players, opening);
-                let rep = GameReport {
-                    game: g,
-                    opening_line: opening.line,
-                    opening_text: opening.text(),
-                    engine1_black: slot.engine1_black,
-                    outcome,
-                };
-                if tx.send(rep).is_err() {
-                    break;
+            } else {
+                Players {
+                    black: e2,
+                    white: e1,
                 }
-            })
-            .map_err(|e| e.to_string())?;
-        handles.push(h);
-    }
-    drop(tx);
-    let mut sent = 0;
-    while sent < workers.min(total) {
-        let _ = job_tx.send(sent);
-        sent += 1;
-    }
-    let mut received = 0;
+            };
+            let mut gcfg = cfg.game.clone();
+            if gcfg.folder.is_none() {
+                let _ = fs::create_dir_all(dir);
+                gcfg.folder = Some(dir.display().to_string());
+            }
+            let outcome = game::play(&gcfg, &players, opening);
+            GameReport {
+                game: g,
+                opening_line: opening.line,
+                opening_text: opening.text(),
+                engine1_black: slot.engine1_black,
+                outcome,
+            }
+        })?
+    };
 
     let mut tally = Tally::default();
     let mut terms = Terminations::default();
@@ -170,9 +142,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
     let mut decision = cfg.sprt.map(|_| SprtState::Continue);
     let stdout = std::io::stdout();
     let shown_total = (cfg.games.is_some() || cfg.sprt.is_none()).then_some(total);
-    while received < sent {
-        let Ok(rep) = rx.recv() else { break };
-        received += 1;
+    while let Some(rep) = pool.result() {
         let s1 = rep.score1();
         tally.add_game(s1);
         terms.add(rep.outcome.termination);
@@ -193,9 +163,8 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
             }
         }
         let decided = matches!(decision, Some(d) if d != SprtState::Continue);
-        if !decided && sent < total {
-            let _ = job_tx.send(sent);
-            sent += 1;
+        if !decided {
+            pool.feed();
         }
         {
             let mut out = stdout.lock();
@@ -210,18 +179,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         }
         reports.push(rep);
     }
-    drop(job_tx);
-    for h in handles {
-        let _ = h.join();
-    }
-    let _ = fs::remove_dir_all(
-        std::env::temp_dir().join(format!("sente-arena-{}-0", std::process::id())),
-    );
-    for w in 1..workers {
-        let _ = fs::remove_dir_all(
-            std::env::temp_dir().join(format!("sente-arena-{}-{w}", std::process::id())),
-        );
-    }
+    pool.finish();
 
     let sprt_line = cfg.sprt.as_ref().map(|s| {
         let st = match decision {

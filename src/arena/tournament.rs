@@ -12,14 +12,12 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::game::{self, GameConfig, Players};
 use super::openings::{self, Opening};
+use super::pool::Pool;
 use super::ratings::FitConfig;
 use super::referee::Referee;
 use super::report::GameReport;
@@ -316,78 +314,53 @@ pub fn run(cfg: &TournamentConfig) -> Result<Table, String> {
 
     // As in the two-engine runner: the main thread hands out one game at a
     // time, so nothing new starts once the stop rule fires.
-    let (job_tx, job_rx) = mpsc::channel::<usize>();
-    let job_rx = Arc::new(Mutex::new(job_rx));
-    let (tx, rx) = mpsc::channel::<Played>();
-    let workers = cfg.concurrency.clamp(1, total.max(1));
-    let mut handles = Vec::new();
-    let folder_of =
-        |w: usize| std::env::temp_dir().join(format!("sente-arena-{}-t{w}", std::process::id()));
-    for w in 0..workers {
-        let (job_rx, tx) = (job_rx.clone(), tx.clone());
+    let mut pool = {
         let (mine, openings, info) = (mine.clone(), openings.clone(), info.clone());
         let cfg = cfg.clone();
-        let folder = folder_of(w);
-        let h = thread::Builder::new()
-            .name(format!("tour-{w}"))
-            .spawn(move || loop {
-                let job = job_rx.lock().map(|rx| rx.recv());
-                let Ok(Ok(k)) = job else { break };
-                let s = mine[k];
-                let opening = &openings[s.opening];
-                let (ea, eb) = (&cfg.engines[s.a], &cfg.engines[s.b]);
-                let a = (ea.command.as_str(), ea.name.as_str());
-                let b = (eb.command.as_str(), eb.name.as_str());
-                let (players, inf) = if s.a_black {
-                    (
-                        Players { black: a, white: b },
-                        [&info[s.a][..], &info[s.b][..]],
-                    )
-                } else {
-                    (
-                        Players { black: b, white: a },
-                        [&info[s.b][..], &info[s.a][..]],
-                    )
-                };
-                let mut gcfg = cfg.game.clone();
-                if gcfg.folder.is_none() {
-                    let _ = fs::create_dir_all(&folder);
-                    gcfg.folder = Some(folder.display().to_string());
-                }
-                let outcome = game::play_with_info(&gcfg, &players, opening, inf);
-                let played = Played {
-                    a: s.a,
-                    b: s.b,
-                    pair: s.pair,
-                    report: GameReport {
-                        game: s.game,
-                        opening_line: opening.line,
-                        opening_text: opening.text(),
-                        engine1_black: s.a_black,
-                        outcome,
-                    },
-                };
-                if tx.send(played).is_err() {
-                    break;
-                }
-            })
-            .map_err(|e| e.to_string())?;
-        handles.push(h);
-    }
-    drop(tx);
-    let mut sent = 0;
-    while sent < workers.min(total) {
-        let _ = job_tx.send(sent);
-        sent += 1;
-    }
+        Pool::start("tour", cfg.concurrency, total, move |k, dir: &Path| {
+            let s = mine[k];
+            let opening = &openings[s.opening];
+            let (ea, eb) = (&cfg.engines[s.a], &cfg.engines[s.b]);
+            let a = (ea.command.as_str(), ea.name.as_str());
+            let b = (eb.command.as_str(), eb.name.as_str());
+            let (players, inf) = if s.a_black {
+                (
+                    Players { black: a, white: b },
+                    [&info[s.a][..], &info[s.b][..]],
+                )
+            } else {
+                (
+                    Players { black: b, white: a },
+                    [&info[s.b][..], &info[s.a][..]],
+                )
+            };
+            let mut gcfg = cfg.game.clone();
+            if gcfg.folder.is_none() {
+                let _ = fs::create_dir_all(dir);
+                gcfg.folder = Some(dir.display().to_string());
+            }
+            let outcome = game::play_with_info(&gcfg, &players, opening, inf);
+            Played {
+                a: s.a,
+                b: s.b,
+                pair: s.pair,
+                report: GameReport {
+                    game: s.game,
+                    opening_line: opening.line,
+                    opening_text: opening.text(),
+                    engine1_black: s.a_black,
+                    outcome,
+                },
+            }
+        })?
+    };
     let start = Instant::now();
     let mut table = Table::new(names.clone(), cfg.pairings());
     let mut stopped: Option<String> = None;
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let whole = settings.scheduled;
-    while table.games.len() < sent {
-        let Ok(p) = rx.recv() else { break };
+    while let Some(p) = pool.result() {
         let pair_names = [names[p.a].as_str(), names[p.b].as_str()];
         let line = p.report.line(pair_names, Some(whole));
         if let (Some(f), Some(dir)) = (records.as_mut(), &cfg.records) {
@@ -411,9 +384,8 @@ pub fn run(cfg: &TournamentConfig) -> Result<Table, String> {
                 ));
             }
         }
-        if stopped.is_none() && sent < total {
-            let _ = job_tx.send(sent);
-            sent += 1;
+        if stopped.is_none() {
+            pool.feed();
         }
         {
             let mut out = stdout.lock();
@@ -422,7 +394,11 @@ pub fn run(cfg: &TournamentConfig) -> Result<Table, String> {
         }
         {
             let mut err = stderr.lock();
-            let shown_total = if stopped.is_some() { sent } else { total };
+            let shown_total = if stopped.is_some() {
+                pool.sent()
+            } else {
+                total
+            };
             let _ = writeln!(
                 err,
                 "{}",
@@ -430,13 +406,7 @@ pub fn run(cfg: &TournamentConfig) -> Result<Table, String> {
             );
         }
     }
-    drop(job_tx);
-    for h in handles {
-        let _ = h.join();
-    }
-    for w in 0..workers {
-        let _ = fs::remove_dir_all(folder_of(w));
-    }
+    pool.finish();
     table.sort();
     if let (Some(f), Some(dir)) = (records.take(), &cfg.records) {
         // Rewritten in schedule order, as a merge of shards writes it.
