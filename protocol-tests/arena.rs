@@ -89,15 +89,8 @@ fn json_float(json: &str, key: &str) -> f64 {
     t.parse().unwrap()
 }
 
-/// Common fast settings: 15×15 freestyle from a short opening file.
 fn openings_file(dir: &Path) -> String {
-    let f = dir.join("openings.txt");
-    std::fs::write(
-        &f,
-        "# board 15x15, rule 0, test openings\n7,7 8,8 6,8\n7,7 8,7 5,5 6,9\n",
-    )
-    .unwrap();
-    f.display().to_string()
+    harness::arena_args::openings_file(dir)
 }
 
 /// random (engine 1) against a misbehaving engine 2, two games (one pair):

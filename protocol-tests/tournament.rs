@@ -91,15 +91,8 @@ fn random(seed: u64) -> String {
     format!("{ARENA} --fake-engine random --seed {seed}")
 }
 
-/// Two short openings on 15×15 freestyle.
 fn openings_file(dir: &Path) -> String {
-    let f = dir.join("openings.txt");
-    std::fs::write(
-        &f,
-        "# board 15x15, rule 0, test openings\n7,7 8,8 6,8\n7,7 8,7 5,5 6,9\n",
-    )
-    .unwrap();
-    f.display().to_string()
+    harness::arena_args::openings_file(dir)
 }
 
 /// Arguments of the four-engine round robin: three random movers and one

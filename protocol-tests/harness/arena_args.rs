@@ -97,3 +97,15 @@ impl ArenaArgs {
         v
     }
 }
+
+/// Two short openings on 15×15 freestyle, written to `dir/openings.txt`;
+/// returns the file's path.
+pub fn openings_file(dir: &std::path::Path) -> String {
+    let f = dir.join("openings.txt");
+    std::fs::write(
+        &f,
+        "# board 15x15, rule 0, test openings\n7,7 8,8 6,8\n7,7 8,7 5,5 6,9\n",
+    )
+    .unwrap();
+    f.display().to_string()
+}

@@ -294,6 +294,16 @@ pub fn summary(
     s
 }
 
+/// Create the records folder and its `games.txt` (a line per game), when
+/// `--records` asked for them.
+pub fn open_records(dir: Option<&std::path::Path>) -> Result<Option<std::fs::File>, String> {
+    let Some(dir) = dir else { return Ok(None) };
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::File::create(dir.join("games.txt"))
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", dir.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

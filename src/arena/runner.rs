@@ -84,16 +84,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
     };
     let order = openings::order(openings.len(), cfg.seed);
     let total = cfg.total_games();
-    if let Some(dir) = &cfg.records {
-        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let mut records = match &cfg.records {
-        Some(dir) => Some(
-            fs::File::create(dir.join("games.txt"))
-                .map_err(|e| format!("{}: {e}", dir.display()))?,
-        ),
-        None => None,
-    };
+    let mut records = report::open_records(cfg.records.as_deref())?;
     let names = [cfg.names[0].as_str(), cfg.names[1].as_str()];
 
     // The main thread hands out game numbers one at a time, after it has

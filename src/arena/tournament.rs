@@ -20,7 +20,7 @@ use super::openings::{self, Opening};
 use super::pool::Pool;
 use super::ratings::FitConfig;
 use super::referee::Referee;
-use super::report::GameReport;
+use super::report::{self, GameReport};
 use super::tourreport::{self, Played, Settings, Table};
 
 /// Who meets whom.
@@ -301,16 +301,7 @@ pub fn run(cfg: &TournamentConfig) -> Result<Table, String> {
     let settings = cfg.settings();
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let info: Vec<Vec<String>> = cfg.engines.iter().map(|e| e.info_lines()).collect();
-    if let Some(dir) = &cfg.records {
-        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let mut records = match &cfg.records {
-        Some(dir) => Some(
-            fs::File::create(dir.join("games.txt"))
-                .map_err(|e| format!("{}: {e}", dir.display()))?,
-        ),
-        None => None,
-    };
+    let mut records = report::open_records(cfg.records.as_deref())?;
 
     // As in the two-engine runner: the main thread hands out one game at a
     // time, so nothing new starts once the stop rule fires.
