@@ -16,7 +16,8 @@
 //! - `compare`: two matches on the same schedule compared game by game
 //! - `tournament`: N engines, round robin or gauntlet, sharded schedule
 //! - `ratings`: joint Bradley–Terry ratings, intervals, LOS
-//! - `tourreport`: crosstable, summary, tournament JSON, shard merge
+//! - `tourreport`: crosstable, summary, tournament JSON, records
+//! - `tourmerge`: a tournament's JSON read back, shards merged
 //! - `html`: the self-contained tournament report with a game viewer
 //! - `tourcli`: the tournament and merge command lines
 //! - `json`: a small JSON reader for the merge
@@ -37,5 +38,6 @@ pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod tourcli;
+pub mod tourmerge;
 pub mod tournament;
 pub mod tourreport;

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use super::cli;
 use super::ratings::FitConfig;
 use super::tournament::{EngineSpec, Format, Shard, TournamentConfig};
-use super::tourreport;
+use super::{tourmerge, tourreport};
 
 pub const USAGE: &str = "\
 tournaments of N engines:
@@ -344,7 +344,7 @@ pub fn merge(
     records: Option<&std::path::Path>,
     anchor: Option<(String, f64)>,
 ) -> Result<String, String> {
-    let (table, mut settings, notes) = tourreport::merge(files)?;
+    let (table, mut settings, notes) = tourmerge::merge(files)?;
     if let Some((name, elo)) = anchor {
         if !settings.engines.iter().any(|e| e.name == name) {
             return Err(format!("--anchor: no engine named {name:?}"));
