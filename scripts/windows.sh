@@ -124,10 +124,10 @@ Rules (INFO rule): 0 freestyle, 1 standard (exactly five), 4 renju,
 8 caro; bit 2 (continuous game) is accepted as well.
 INFO keys read: timeout_turn, timeout_match, time_left, max_memory (the
 tables are sized to stay within it; default 350 MB), game_type, rule,
-folder (recorded only), thread_num (default 1; at most the machine's
-cores, fewer when max_memory is small), max_depth, max_node, pondering (off unless
-asked for, or game_type 0), caution_factor, strength; evaluate is ignored;
-unknown keys are ignored.
+thread_num (default 1; at most the machine's cores, fewer when max_memory
+is small), max_depth, max_node, pondering (off unless asked for, or
+game_type 0). Accepted and ignored: folder, evaluate, caution_factor,
+strength and unknown keys.
 Other commands: START, RECTSTART, RESTART, BEGIN, TURN, BOARD, END, ABOUT,
 TAKEBACK, PLAY, SWAP2BOARD, and the Yixin-Board YXSTOP/STOP, YXNBEST,
 YXSHOWFORBID, YXHASHCLEAR, YXBOARD, YXSHOWINFO.
