@@ -23,7 +23,7 @@ if [[ "${1:-}" == "make" ]]; then
             --records "$dir/rec$seed" >"$dir/arena$seed.out"
     done
     "$bin" bench reach-make "$dir/rec1/games.txt" "$dir/rec2/games.txt" --rule 0 --size 15 \
-        --ms 500 --out src/bench/reach.txt
+        --ms 500 --jobs 2 --out src/bench/reach.txt
     exit 0
 fi
 "$bin" bench reach "$@"

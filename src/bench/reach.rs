@@ -2,7 +2,10 @@
 //! the side to move has a forced win (threat-space, proven by the VCT solver
 //! with a large budget) that the engine does not play within 500 ms, and as
 //! many quiet positions (no VCF/VCT for the side to move, no VCF for the
-//! opponent). Each is searched through the `Engine` facade, one thread, a
+//! opponent), taken from self-play records (`scripts/reach.sh make`). The
+//! answer set of a tactical position is every first move proven to win
+//! (`answer_set`): those the solver starts a VCT with, and quiet ones after
+//! which every reply, full width, leaves the solver a VCT. Each is searched through the `Engine` facade, one thread, a
 //! fresh table, at a fixed time or a fixed node count; a tactical position
 //! is solved when the move played is in its answer set, and its
 //! time-to-solution is the time (and nodes) of the first iteration whose
@@ -27,6 +30,7 @@ use std::time::Instant;
 
 use super::BENCH_TT_BYTES;
 use crate::engine::{Engine, Limits, Report};
+use crate::game::rules;
 use crate::game::{Board, Pos};
 use crate::search::params::MAX_THREATS;
 use crate::search::threat::ThreatSolver;
@@ -46,6 +50,9 @@ pub const EASY_VCF_NODES: u64 = 20_000;
 pub const PROVE_VCT_NODES: u64 = 4_000_000;
 /// `reach-make`: the budget per candidate first move of the answer set.
 pub const ANSWER_NODES: u64 = 2_000_000;
+/// `reach-make`: the budget per defender reply when a quiet first move is
+/// proven full width (`wins_full_width`).
+pub const REPLY_NODES: u64 = 200_000;
 /// `reach-make`: the budget of each "no win" check of a quiet position (the
 /// check must also finish under it: an exhausted search proves nothing).
 pub const QUIET_NODES: u64 = 1_000_000;
@@ -253,6 +260,10 @@ pub struct ReachLine {
     pub nodes: u64,
     /// A win score on a quiet position.
     pub false_alarm: bool,
+    /// A win score on a tactical position with a move outside its answer
+    /// set (a win the solver could not prove from that move, or a wrong
+    /// claim).
+    pub other_claim: bool,
 }
 
 /// One search of a position, before it is judged against an answer set.
@@ -330,16 +341,27 @@ impl Searched {
             ms,
             nodes,
             false_alarm: kind == Kind::Quiet && self.score >= MATE_BOUND,
+            other_claim: kind == Kind::Win && !solved && self.score >= MATE_BOUND,
         }
     }
 }
 
 /// Search one position within `limit` (one thread, a fresh table) and
-/// judge it.
+/// judge it. An unsolved tactical position counts as the limit in the
+/// limit's unit (ms or nodes), even when the search stopped sooner (a
+/// search that claims a win stops early), and as the whole search in the
+/// other unit.
 pub fn run_position(p: &ReachPos, limit: Limit) -> ReachLine {
     let s = search(p, limit);
     let answers = p.answer_cells(&s.board);
-    s.judge(&p.name, p.kind, &answers)
+    let mut l = s.judge(&p.name, p.kind, &answers);
+    if l.kind == Kind::Win && !l.solved {
+        match limit {
+            Limit::Ms(ms) => l.ms = ms as f64,
+            Limit::Nodes(n) => l.nodes = n,
+        }
+    }
+    l
 }
 
 /// Nearest-rank percentile `q` (0..=1) of `v`.
@@ -364,6 +386,8 @@ pub struct ReachSummary {
     pub p90_nodes: u64,
     pub quiet: usize,
     pub false_alarms: usize,
+    /// Unsolved tactical positions with a win score (`ReachLine::other_claim`).
+    pub other_claims: usize,
     pub secs: f64,
 }
 
@@ -380,6 +404,7 @@ pub fn summarize(lines: &[ReachLine], secs: f64) -> ReachSummary {
         p90_nodes: percentile(&nodes, 0.9).unwrap_or(0),
         quiet: lines.len() - wins.len(),
         false_alarms: lines.iter().filter(|l| l.false_alarm).count(),
+        other_claims: lines.iter().filter(|l| l.other_claim).count(),
         secs,
     }
 }
@@ -406,6 +431,7 @@ pub fn run(which: Which, limit: Limit) -> ReachSummary {
         let l = run_position(p, limit);
         let result = match (l.kind, l.solved, l.false_alarm) {
             (Kind::Win, true, _) => "solved",
+            (Kind::Win, false, _) if l.other_claim => "claim",
             (Kind::Win, false, _) => "-",
             (Kind::Quiet, _, true) => "ALARM",
             (Kind::Quiet, _, false) => "ok",
@@ -439,29 +465,83 @@ pub fn run(which: Which, limit: Limit) -> ReachSummary {
         "Nodes to sol.   : median {}, p90 {}",
         s.median_nodes, s.p90_nodes
     );
+    println!(
+        "Other claims    : {} unsolved with a win score for a move outside the answer set",
+        s.other_claims
+    );
     println!("False alarms    : {}/{} quiet", s.false_alarms, s.quiet);
     println!("Run time        : {:.1} s", s.secs);
     s
 }
 
-/// Every first move from which the solver proves a VCT for the side to move
+/// Every first move proven to win for the side to move, each within the
+/// budgets: the moves from which the solver proves a VCT
 /// (`ThreatSolver::vct_starting_with`, `budget` nodes each; one table for
-/// all, whose entries are "no win here" facts): every near cell is tried,
-/// so the set is complete up to the solver's threat model and the budget.
-pub fn answer_set(b: &Board, budget: u64) -> Vec<Pos> {
+/// all, whose entries are "no win here" facts), then every other near cell
+/// that `wins_full_width` proves (`reply_budget` nodes per reply). Every
+/// near cell is tried, so the set is complete up to the solver's threat
+/// model and the budgets.
+pub fn answer_set(b: &Board, budget: u64, reply_budget: u64) -> Vec<Pos> {
     let a = b.to_move();
     let stop = AtomicBool::new(false);
     let mut b = b.clone();
     let cells: Vec<Pos> = b.candidates().collect();
     let mut solver = ThreatSolver::new();
-    cells
-        .into_iter()
+    let mut set: Vec<Pos> = cells
+        .iter()
+        .copied()
         .filter(|&m| {
             solver
                 .vct_starting_with(&mut b, a, m, MAX_THREATS, budget, &stop)
                 .is_some()
         })
-        .collect()
+        .collect();
+    let threat_set = set.clone();
+    for m in cells {
+        if !threat_set.contains(&m) && wins_full_width(&b, m, &threat_set, reply_budget) {
+            set.push(m);
+        }
+    }
+    set
+}
+
+/// Does the side to move win with `m`, proven full width? After `m`, every
+/// legal reply of the opponent (every empty cell; Black's forbidden points
+/// skipped under renju) must leave the mover a VCT the solver finds within
+/// `reply_budget` nodes; a reply that makes five refutes `m`. Replies on
+/// `first` (the known winning first moves) are tried first, as they are
+/// the likeliest refutations. This is how quiet winning moves, which the
+/// solver never starts a VCT with, enter an answer set.
+pub fn wins_full_width(b: &Board, m: Pos, first: &[Pos], reply_budget: u64) -> bool {
+    let a = b.to_move();
+    let d = a.opposite();
+    let renju = b.rules().rule == crate::types::Rule::Renju;
+    if !b.is_empty(m) || (renju && a == Color::Black && rules::is_forbidden(b, m)) {
+        return false;
+    }
+    if rules::is_win(b, m, a) {
+        return true;
+    }
+    let stop = AtomicBool::new(false);
+    let mut b = b.clone();
+    b.make(m, a);
+    let mut replies: Vec<Pos> = first.iter().copied().filter(|&p| b.is_empty(p)).collect();
+    replies.extend(b.empty_cells().filter(|p| !first.contains(p)));
+    let mut solver = ThreatSolver::new();
+    replies.into_iter().all(|r| {
+        if renju && d == Color::Black && rules::is_forbidden(&b, r) {
+            return true;
+        }
+        if rules::is_win(&b, r, d) {
+            return false;
+        }
+        b.make(r, d);
+        let won = solver
+            .vct(&mut b, a, MAX_THREATS, reply_budget, &stop)
+            .is_some();
+        b.unmake();
+        won
+    })
 }
 
 /// The nodes a fresh solver needs to prove a VCT starting with `m` (None:
@@ -598,7 +678,10 @@ fn make_game(
             let probe = pos_of(k, Kind::Win, proof, Vec::new());
             let searched = search(&probe, Limit::Ms(ms));
             let mut known = vec![first];
-            if searched.best != first && proof_nodes(&b, searched.best, ANSWER_NODES).is_some() {
+            if searched.best != first
+                && (proof_nodes(&b, searched.best, ANSWER_NODES).is_some()
+                    || wins_full_width(&b, searched.best, &[first], REPLY_NODES))
+            {
                 known.push(searched.best);
             }
             let early = searched.judge(&name, Kind::Win, &known);
@@ -609,7 +692,7 @@ fn make_game(
                 ));
                 continue;
             }
-            let mut set = answer_set(&b, ANSWER_NODES);
+            let mut set = answer_set(&b, ANSWER_NODES, REPLY_NODES);
             set.retain(|&m| m != first);
             set.insert(0, first); // the first answer is the recorded proof's
             let l = searched.judge(&name, Kind::Win, &set);
@@ -663,8 +746,10 @@ fn make_game(
 /// positions where the winner is to move, every one where the VCT solver
 /// (`PROVE_VCT_NODES`, up to `MAX_THREATS` threats) proves a win, until the
 /// first where it does not; positions with a VCF within `EASY_VCF_NODES`
-/// are dropped as too easy. The answer set (`answer_set`, `ANSWER_NODES`
-/// per move) must hold the solver's own first move. The engine then
+/// are dropped as too easy. The answer set (`answer_set`: threat first
+/// moves with `ANSWER_NODES` each, quiet ones full width with
+/// `REPLY_NODES` per reply) starts with the solver's own first move, whose
+/// proof must hold with a fresh table (its nodes are the `proof` field). The engine then
 /// searches the position for `ms` ms (as `bench reach`); the position is
 /// kept, earliest first and at most `WINS_PER_GAME` per game, when the
 /// engine does not play an answer move or reaches one only after half the
@@ -724,10 +809,12 @@ pub fn make(
     let _ = writeln!(
         out,
         "# Reach benchmark positions (bench reach); made by `pbrain-sente bench reach-make`\n\
-         # (see src/bench/reach.rs, `make`): tactical positions proven won by the VCT\n\
-         # solver ({PROVE_VCT_NODES} nodes) that the engine misses in {ms} ms, answer sets\n\
-         # = every first move the solver proves ({ANSWER_NODES} nodes each); quiet\n\
-         # positions without VCF/VCT for the side to move nor VCF for the opponent.\n\
+         # (see src/bench/reach.rs, `make`) from self-play records: tactical positions\n\
+         # proven won by the VCT solver ({PROVE_VCT_NODES} nodes) that the engine misses in\n\
+         # {ms} ms; answer sets = every first move the solver starts a VCT with\n\
+         # ({ANSWER_NODES} nodes each) and every other near cell after which every reply\n\
+         # leaves a VCT ({REPLY_NODES} nodes each); quiet positions without VCF/VCT for\n\
+         # the side to move nor VCF for the opponent.\n\
          # Fields (tab-separated): name set kind rule size proof moves answers"
     );
     for p in &all {
@@ -835,7 +922,6 @@ pub fn main_reach(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::rules;
     use crate::types::Rule;
 
     #[test]
