@@ -62,8 +62,9 @@
 //! - `src/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
 //!   fits `eval/weights.rs` to arena records.
 //! - `src/arena/`: the referee and match runner (`sente-arena`).
-//! - `src/bench.rs`: the bench suite; its node count is the search's
-//!   signature.
+//! - `src/bench/`: the bench suite (`mod.rs`; its node count is the
+//!   search's signature) and the reach benchmark (`reach.rs`, positions in
+//!   `reach.txt`).
 //! - `src/hugepages.rs`: transparent huge pages for the large tables (Linux).
 //! - `src/types.rs`: colours, rules, scores.
 //!

@@ -49,6 +49,10 @@ const USAGE: &str = "\
 usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/stdout
        pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval]
                                                     bench; its node count is the signature
+       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all]
+                                                    forced wins beyond 500 ms, and quiet positions
+       pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
+                                                    rebuild src/bench/reach.txt from arena records
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente --help | --version
   --no-threats  no threat solver (VCF/VCT) at the root

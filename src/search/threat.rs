@@ -144,6 +144,63 @@ impl ThreatSolver {
         self.solve(board, attacker, Mode::Vct, max_threats, max_nodes, stop)
     }
 
+    /// A VCT of at most `max_threats` attacker moves whose first move is
+    /// `first` (the line starts with it), or None. The defender's five
+    /// points are looked for on the whole board, so a `first` that ignores
+    /// one loses. Used by the reach benchmark (`bench::reach`) to list every
+    /// winning first move of a position; the search never calls it.
+    pub fn vct_starting_with(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        first: Pos,
+        max_threats: u32,
+        max_nodes: u64,
+        stop: &AtomicBool,
+    ) -> Option<Vec<Pos>> {
+        let rule = board.rules().rule;
+        if !board.in_board(first) || !board.is_empty(first) {
+            return None;
+        }
+        if rule == Rule::Renju && attacker == Color::Black && rules::is_forbidden(board, first) {
+            return None;
+        }
+        if rules::is_win(board, first, attacker) {
+            return Some(vec![first]);
+        }
+        let ctx = Ctx {
+            t: table(rule),
+            renju: rule == Rule::Renju,
+            caro: rule == Rule::Caro,
+            attacker,
+            defender: attacker.opposite(),
+            mode: Mode::Vct,
+            stop,
+            salt: match attacker {
+                Color::Black => 0xC5B1_0E6F_A372_94D7,
+                Color::White => 0x18D6_F39A_6C04_E25B,
+            } ^ context_salt(board),
+        };
+        self.nodes = 0;
+        self.max_nodes = max_nodes;
+        self.aborted = false;
+        for depth in 1..=max_threats {
+            let before = self.cutoffs;
+            board.make(first, attacker);
+            let r = self.defend(board, &ctx, depth - 1, first, Where::Board);
+            board.unmake();
+            if let Some(mut line) = r {
+                line.push(first);
+                line.reverse();
+                return Some(line);
+            }
+            if self.aborted || self.cutoffs == before {
+                break;
+            }
+        }
+        None
+    }
+
     fn solve(
         &mut self,
         board: &mut Board,

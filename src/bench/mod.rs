@@ -5,7 +5,11 @@
 //!
 //! `bench [DEPTH]` runs the suite; `bench time MS` reports the depth each
 //! position reaches in MS milliseconds; `bench eval` measures incremental
-//! evaluation against from-scratch recomputation.
+//! evaluation against from-scratch recomputation; `bench reach` runs the
+//! reach benchmark (`reach`): forced wins the engine needs more than 500 ms
+//! for, and quiet positions, at a fixed time and a fixed node count.
+
+pub mod reach;
 
 use std::time::{Duration, Instant};
 
@@ -377,7 +381,7 @@ fn print_report(r: &BenchReport) {
     println!("TT hit rate     : {:.1}%", r.tt_hit_rate() * 100.0);
 }
 
-/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval]`;
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach …]`;
 /// `args` are the words after `bench`. Returns the process exit code.
 pub fn main_bench(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
@@ -445,6 +449,7 @@ pub fn main_bench(args: &[String]) -> i32 {
             );
             0
         }
+        Some("reach") | Some("reach-make") => reach::main_reach(args),
         Some("eval") => {
             let e = eval_speed(20_000);
             println!("Updates         : {}", e.updates);
@@ -460,7 +465,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE]]");
                 2
             }
         },
