@@ -79,7 +79,7 @@ pub struct Players<'a> {
     pub white: (&'a str, &'a str),
 }
 
-fn start_command(cfg: &GameConfig) -> String {
+pub fn start_command(cfg: &GameConfig) -> String {
     if cfg.width == cfg.height {
         format!("START {}", cfg.width)
     } else {
@@ -87,7 +87,7 @@ fn start_command(cfg: &GameConfig) -> String {
     }
 }
 
-fn failure_termination(f: &Failure) -> (Termination, String) {
+pub fn failure_termination(f: &Failure) -> (Termination, String) {
     match f {
         Failure::Timeout => (Termination::Timeout, "no answer in time".into()),
         Failure::Crash(s) => (Termination::Crash, s.clone()),
@@ -98,7 +98,7 @@ fn failure_termination(f: &Failure) -> (Termination, String) {
 
 /// Start an engine: spawn, START, the INFO settings (then its own `extra`
 /// INFO lines, e.g. a tournament's per-engine options); then suspend it.
-fn start_engine(
+pub fn start_engine(
     cfg: &GameConfig,
     cmd: &str,
     name: &str,

@@ -21,6 +21,7 @@
 //! - `html`: the self-contained tournament report with a game viewer
 //! - `tourcli`: the tournament and merge command lines
 //! - `json`: a small JSON reader for the merge
+//! - `reach`: the reach benchmark played by any brain through the protocol
 
 pub mod cli;
 pub mod compare;
@@ -33,6 +34,7 @@ pub mod memory;
 pub mod openings;
 pub mod pool;
 pub mod ratings;
+pub mod reach;
 pub mod referee;
 pub mod report;
 pub mod runner;

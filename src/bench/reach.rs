@@ -80,7 +80,18 @@ pub enum Which {
 }
 
 impl Which {
-    fn takes(self, s: Set) -> bool {
+    /// Parse `dev`, `held` or `all`.
+    pub fn parse(s: &str) -> Option<Which> {
+        match s {
+            "dev" => Some(Which::Dev),
+            "held" => Some(Which::Held),
+            "all" => Some(Which::All),
+            _ => None,
+        }
+    }
+
+    /// Whether a run of `self` takes a position of set `s`.
+    pub fn takes(self, s: Set) -> bool {
         matches!(
             (self, s),
             (Which::All, _) | (Which::Dev, Set::Dev) | (Which::Held, Set::Held)
@@ -365,7 +376,7 @@ pub fn run_position(p: &ReachPos, limit: Limit) -> ReachLine {
 }
 
 /// Nearest-rank percentile `q` (0..=1) of `v`.
-fn percentile<T: Copy + PartialOrd>(v: &[T], q: f64) -> Option<T> {
+pub fn percentile<T: Copy + PartialOrd>(v: &[T], q: f64) -> Option<T> {
     if v.is_empty() {
         return None;
     }
