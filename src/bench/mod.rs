@@ -10,6 +10,7 @@
 //! for, and quiet positions, at a fixed time and a fixed node count.
 
 pub mod reach;
+mod reach_make;
 
 use std::time::{Duration, Instant};
 
