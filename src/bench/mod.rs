@@ -450,7 +450,7 @@ pub fn main_bench(args: &[String]) -> i32 {
             );
             0
         }
-        Some("reach") | Some("reach-make") => reach::main_reach(args),
+        Some("reach") | Some("reach-make") | Some("reach-claims") => reach::main_reach(args),
         Some("eval") => {
             let e = eval_speed(20_000);
             println!("Updates         : {}", e.updates);

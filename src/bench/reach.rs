@@ -48,6 +48,10 @@ pub const ANSWER_NODES: u64 = 2_000_000;
 /// `reach-make`: the budget per defender reply when a quiet first move is
 /// proven full width (`wins_full_width`).
 pub const REPLY_NODES: u64 = 200_000;
+/// `reach-make` / `reach-claims`: the budget per reply at the second
+/// level of `wins_deeper` (a mover move after which every reply leaves a
+/// VCT).
+pub const L2_NODES: u64 = 200_000;
 /// `reach-make`: the budget of each "no win" check of a quiet position (the
 /// check must also finish under it: an exhausted search proves nothing).
 pub const QUIET_NODES: u64 = 1_000_000;
@@ -486,6 +490,9 @@ pub fn run(which: Which, limit: Limit) -> ReachSummary {
 pub fn main_reach(args: &[String]) -> i32 {
     if args.first().map(String::as_str) == Some("reach-make") {
         return super::reach_make::main_make(&args[1..]);
+    }
+    if args.first().map(String::as_str) == Some("reach-claims") {
+        return super::reach_make::main_claims(&args[1..]);
     }
     let mut limits = Vec::new();
     let mut which = Which::Dev;

@@ -236,6 +236,25 @@ pub(super) fn make_game(
             let mut set = answer_set(&b, ANSWER_NODES, REPLY_NODES);
             set.retain(|&m| m != first);
             set.insert(0, first); // the first answer is the recorded proof's
+                                  // The engine's own move, when it claims a win the set lacks:
+                                  // the deeper full-width proof (`wins_deeper`) may cover it.
+            if !set.contains(&searched.best)
+                && crate::types::is_mate_score(searched.score)
+                && searched.score > 0
+                && matches!(
+                    wins_deeper(
+                        &b,
+                        searched.best,
+                        REPLY_NODES,
+                        ANSWER_NODES,
+                        L2_NODES,
+                        240.0
+                    ),
+                    Deeper::Proven { .. }
+                )
+            {
+                set.push(searched.best);
+            }
             let l = searched.judge(&name, Kind::Win, &set);
             let keep = !l.solved || l.ms > ms as f64 / 2.0;
             let answers: Vec<(i64, i64)> = set
@@ -290,7 +309,10 @@ pub(super) fn make_game(
 /// are dropped as too easy. The answer set (`answer_set`: threat first
 /// moves with `ANSWER_NODES` each, quiet ones full width with
 /// `REPLY_NODES` per reply) starts with the solver's own first move, whose
-/// proof must hold with a fresh table (its nodes are the `proof` field). The engine then
+/// proof must hold with a fresh table (its nodes are the `proof` field),
+/// plus the engine's move at `ms` when it claims a win outside the set and
+/// `wins_deeper` proves it (`bench reach-claims` does this for an existing
+/// file at several limits). The engine then
 /// searches the position for `ms` ms (as `bench reach`); the position is
 /// kept, earliest first and at most `WINS_PER_GAME` per game, when the
 /// engine does not play an answer move or reaches one only after half the
@@ -354,7 +376,8 @@ pub fn make(
          # proven won by the VCT solver ({PROVE_VCT_NODES} nodes) that the engine misses in\n\
          # {ms} ms; answer sets = every first move the solver starts a VCT with\n\
          # ({ANSWER_NODES} nodes each) and every other near cell after which every reply\n\
-         # leaves a VCT ({REPLY_NODES} nodes each); quiet positions without VCF/VCT for\n\
+         # leaves a VCT ({REPLY_NODES} nodes each), and the engine's own move when it\n\
+         # claims a win and `wins_deeper` proves it; quiet positions without VCF/VCT for\n\
          # the side to move nor VCF for the opponent.\n\
          # Fields (tab-separated): name set kind rule size proof moves answers"
     );
@@ -413,6 +436,255 @@ pub(super) fn main_make(args: &[String]) -> i32 {
             }
         }
         None => print!("{made}"),
+    }
+    0
+}
+
+/// The outcome of `wins_deeper` for one move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Deeper {
+    /// Proven: every reply leaves a VCT; `level2` replies needed a mover
+    /// move after which every reply leaves a VCT in turn.
+    Proven { level2: usize },
+    /// A reply the proof could not get past (a five, or neither a VCT nor a
+    /// level-2 move within the budgets: not a proof of no win).
+    Stuck { reply: Pos, five: bool },
+    /// The wall-clock bound ran out.
+    OutOfTime,
+}
+
+/// Does the side to move win with `m`? A stronger (and slower) sound check
+/// than `wins_full_width`, for moves the engine claims a win with: after
+/// `m`, every legal reply `r` (full width; a reply that makes five refutes
+/// `m`) must leave the mover a VCT within `reply_budget` nodes, or failing
+/// that within `deep_budget`, or failing that one more level: some near
+/// cell `m2` after which every reply (full width again) leaves a VCT within
+/// `l2_budget` nodes. Gives up after `secs` seconds of wall clock.
+pub fn wins_deeper(
+    b: &Board,
+    m: Pos,
+    reply_budget: u64,
+    deep_budget: u64,
+    l2_budget: u64,
+    secs: f64,
+) -> Deeper {
+    let t0 = std::time::Instant::now();
+    let a = b.to_move();
+    let d = a.opposite();
+    let renju = b.rules().rule == crate::types::Rule::Renju;
+    if !b.is_empty(m) || (renju && a == Color::Black && rules::is_forbidden(b, m)) {
+        return Deeper::Stuck {
+            reply: m,
+            five: false,
+        };
+    }
+    if rules::is_win(b, m, a) {
+        return Deeper::Proven { level2: 0 };
+    }
+    let stop = AtomicBool::new(false);
+    let mut b = b.clone();
+    b.make(m, a);
+    // Near replies first: the likeliest refutations.
+    let mut replies: Vec<Pos> = b.candidates().collect();
+    let near = replies.clone();
+    replies.extend(b.empty_cells().filter(|p| !near.contains(p)));
+    let mut solver = ThreatSolver::new();
+    let mut deep = ThreatSolver::new();
+    let mut level2 = 0;
+    for r in replies {
+        if t0.elapsed().as_secs_f64() > secs {
+            return Deeper::OutOfTime;
+        }
+        if renju && d == Color::Black && rules::is_forbidden(&b, r) {
+            continue;
+        }
+        if rules::is_win(&b, r, d) {
+            return Deeper::Stuck {
+                reply: r,
+                five: true,
+            };
+        }
+        b.make(r, d);
+        let mut won = solver
+            .vct(&mut b, a, MAX_THREATS, reply_budget, &stop)
+            .is_some()
+            || deep
+                .vct(&mut b, a, MAX_THREATS, deep_budget, &stop)
+                .is_some();
+        if !won {
+            let cells: Vec<Pos> = b.candidates().collect();
+            won = cells.into_iter().any(|m2| {
+                t0.elapsed().as_secs_f64() <= secs && wins_full_width(&b, m2, &[], l2_budget)
+            });
+            level2 += 1;
+        }
+        b.unmake();
+        if !won {
+            return if t0.elapsed().as_secs_f64() > secs {
+                Deeper::OutOfTime
+            } else {
+                Deeper::Stuck {
+                    reply: r,
+                    five: false,
+                }
+            };
+        }
+    }
+    Deeper::Proven { level2 }
+}
+
+/// `bench reach-claims [--ms MS | --nodes N]… [--secs S] [--jobs N]
+/// [--out FILE]`: every tactical position searched at each limit (default
+/// 500 ms, 200000 nodes, 1000000 nodes, 2000 ms; one at a time), the moves
+/// played with a win score outside the answer set collected, and each
+/// tried by `wins_deeper` (200000 / 2000000 nodes per reply, level 2 at
+/// `--l2` nodes (default `L2_NODES`), `S` seconds per move, `N` moves at a
+/// time). With `--out`, the
+/// reach file with the proven moves added to their answer sets.
+pub(super) fn main_claims(args: &[String]) -> i32 {
+    let mut limits = Vec::new();
+    let (mut secs, mut jobs, mut out, mut l2) = (300.0f64, 2usize, None, L2_NODES);
+    let mut i = 0;
+    while i < args.len() {
+        let v = args.get(i + 1);
+        let n = v.and_then(|v| v.parse::<u64>().ok());
+        match (args[i].as_str(), n) {
+            ("--ms", Some(n)) => limits.push(Limit::Ms(n)),
+            ("--nodes", Some(n)) => limits.push(Limit::Nodes(n)),
+            ("--secs", Some(n)) => secs = n as f64,
+            ("--jobs", Some(n)) => jobs = n.max(1) as usize,
+            ("--l2", Some(n)) => l2 = n,
+            ("--out", _) if v.is_some() => out = v.cloned(),
+            _ => {
+                eprintln!("usage: pbrain-sente bench reach-claims [--ms MS | --nodes N]... [--secs S] [--l2 N] [--jobs N] [--out FILE]");
+                return 2;
+            }
+        }
+        i += 2;
+    }
+    if limits.is_empty() {
+        limits = vec![
+            Limit::Ms(500),
+            Limit::Nodes(200_000),
+            Limit::Nodes(1_000_000),
+            Limit::Ms(2000),
+        ];
+    }
+    let mut ps = positions();
+    // (position index, move, limits that claimed it)
+    let mut claims: Vec<(usize, Pos, Vec<String>)> = Vec::new();
+    for (pi, p) in ps.iter().enumerate() {
+        if p.kind != Kind::Win {
+            continue;
+        }
+        for &l in &limits {
+            let s = search(p, l);
+            let line = s.judge(&p.name, p.kind, &p.answer_cells(&s.board));
+            let claimed = line.other_claim
+                || (!line.solved && crate::types::is_mate_score(s.score) && s.score > 0);
+            if !claimed {
+                continue;
+            }
+            let tag = match l {
+                Limit::Ms(ms) => format!("{ms}ms"),
+                Limit::Nodes(n) => format!("{n}n"),
+            };
+            eprintln!("{}: {:?} claims {},{}", p.name, l, line.best.0, line.best.1);
+            match claims.iter_mut().find(|c| c.0 == pi && c.1 == s.best) {
+                Some(c) => c.2.push(tag),
+                None => claims.push((pi, s.best, vec![tag])),
+            }
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|sc| {
+        for _ in 0..jobs {
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((pi, m, _)) = claims.get(i) else {
+                    break;
+                };
+                let b = ps[*pi].board().expect("reach position");
+                let t = std::time::Instant::now();
+                let r = wins_deeper(&b, *m, REPLY_NODES, ANSWER_NODES, l2, secs);
+                eprintln!(
+                    "{} {:?}: {:?} ({:.0} s)",
+                    ps[*pi].name,
+                    b.xy(*m),
+                    r,
+                    t.elapsed().as_secs_f64()
+                );
+                done.lock().expect("no poisoning").push((i, r));
+            });
+        }
+    });
+    let mut done = done.into_inner().expect("no poisoning");
+    done.sort_by_key(|d| d.0);
+    let mut added: Vec<(usize, (i64, i64))> = Vec::new();
+    for (i, r) in &done {
+        let (pi, m, tags) = &claims[*i];
+        let b = ps[*pi].board().expect("reach position");
+        let (x, y) = b.xy(*m);
+        let what = match r {
+            Deeper::Proven { level2 } => {
+                added.push((*pi, (x as i64, y as i64)));
+                format!("PROVEN ({level2} replies by level 2)")
+            }
+            Deeper::Stuck { reply, five } => {
+                let (rx, ry) = b.xy(*reply);
+                if *five {
+                    format!("REFUTED: reply {rx},{ry} makes five")
+                } else {
+                    // After m and the reply: is the mover's VCT search
+                    // complete without a win (still no proof of no win)?
+                    let mut c = b.clone();
+                    c.make(*m, c.to_move());
+                    c.make(*reply, c.to_move());
+                    let a = c.to_move();
+                    let none = no_threat_win(&mut c, a, true, PROVE_VCT_NODES);
+                    format!(
+                        "not proven: stuck at reply {rx},{ry} ({})",
+                        if none {
+                            "the mover's VCT search ends without a win there"
+                        } else {
+                            "VCT search out of nodes there"
+                        }
+                    )
+                }
+            }
+            Deeper::OutOfTime => format!("not proven: out of time ({secs} s)"),
+        };
+        println!("{}\t{x},{y}\t{}\t{what}", ps[*pi].name, tags.join(","));
+    }
+    if let Some(path) = out {
+        let mut notes = Vec::new();
+        for &(pi, m) in &added {
+            if !ps[pi].answers.contains(&m) {
+                ps[pi].answers.push(m);
+            }
+            notes.push(format!("{} {},{}", ps[pi].name, m.0, m.1));
+        }
+        let mut text = String::new();
+        for l in REACH_TXT.lines().filter(|l| l.starts_with('#')) {
+            let _ = writeln!(text, "{l}");
+        }
+        if !notes.is_empty() {
+            let _ = writeln!(
+                text,
+                "# Added by `pbrain-sente bench reach-claims --out` (`wins_deeper`: every\n\
+                 # reply leaves a VCT within {ANSWER_NODES} nodes, or a mover move after which\n\
+                 # every reply leaves one within {l2}): {}",
+                notes.join(", ")
+            );
+        }
+        for p in &ps {
+            let _ = writeln!(text, "{}", p.line());
+        }
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("{path}: {e}");
+            return 1;
+        }
     }
     0
 }
