@@ -7,8 +7,8 @@
 mod harness;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use harness::arena_args::{fake, ArenaArgs, ARENA};
 use harness::{Engine, BIN as BRAIN};
@@ -31,36 +31,17 @@ fn arena(args: ArenaArgs) -> Run {
     let args = args.to_vec();
     let dir = temp_dir("run");
     let json = dir.join("result.json");
-    let mut child = Command::new(ARENA)
-        .args(&args)
-        .arg("--json")
-        .arg(&json)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start sente-arena");
-    let start = Instant::now();
-    loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            assert!(st.success(), "sente-arena failed: {st}");
-            break;
-        }
-        if start.elapsed() > BOUND {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("sente-arena hung: still running after {BOUND:?} with {args:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let mut stdout = String::new();
-    use std::io::Read;
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
+    let o = harness::run_bounded(
+        Command::new(ARENA).args(&args).arg("--json").arg(&json),
+        BOUND,
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "sente-arena failed: {} with {args:?}\n{stdout}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
     let json = std::fs::read_to_string(&json).expect("json written");
     Run { stdout, json, dir }
 }

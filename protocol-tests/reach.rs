@@ -7,8 +7,8 @@
 #[path = "harness/mod.rs"]
 mod harness;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use harness::arena_args::{fake, ARENA};
 use harness::BIN as BRAIN;
@@ -21,36 +21,20 @@ const BOUND: Duration = Duration::from_secs(90);
 fn reach(engine: &str, ms: u64) -> (String, String) {
     let dir = harness::temp_dir("reach", "run");
     let json = dir.join("reach.json");
-    let mut child = Command::new(ARENA)
-        .args(["reach", "--engine", engine, "--ms", &ms.to_string()])
-        .args(["--set", "dev", "--tolerance", "1000", "--json"])
-        .arg(&json)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start sente-arena");
-    let start = Instant::now();
-    loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            assert!(st.success(), "sente-arena reach failed: {st}");
-            break;
-        }
-        if start.elapsed() > BOUND {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("sente-arena reach hung: still running after {BOUND:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let mut stdout = String::new();
-    use std::io::Read;
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
+    let o = harness::run_bounded(
+        Command::new(ARENA)
+            .args(["reach", "--engine", engine, "--ms", &ms.to_string()])
+            .args(["--set", "dev", "--tolerance", "1000", "--json"])
+            .arg(&json),
+        BOUND,
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "sente-arena reach failed: {}\n{stdout}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
     let json = std::fs::read_to_string(&json).expect("json written");
     (stdout, json)
 }

@@ -12,6 +12,47 @@ use std::time::{Duration, Instant};
 
 pub mod arena_args;
 
+/// Run `cmd` to its end with no input, stdout and stderr captured (read on
+/// threads, so a chatty child cannot block); fail the test if it runs
+/// longer than `bound` (a hang fails instead of blocking the suite).
+pub fn run_bounded(cmd: &mut Command, bound: Duration) -> std::process::Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut v).ok();
+        v
+    });
+    let t_err = thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut v).ok();
+        v
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if start.elapsed() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} still running after {bound:?}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: t_out.join().unwrap(),
+        stderr: t_err.join().unwrap(),
+    }
+}
+
 /// A fresh, empty folder for one test's files, unique per process, test
 /// `tag` and call (`prefix` names the test file).
 pub fn temp_dir(prefix: &str, tag: &str) -> std::path::PathBuf {
