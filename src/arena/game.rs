@@ -240,14 +240,7 @@ pub fn play_with_info(
                     let (x, y) = referee.last_move().unwrap_or((0, 0));
                     e.send(&format!("TURN {x},{y}"))?;
                 } else {
-                    e.send("BOARD")?;
-                    let b = referee.board();
-                    for m in b.history() {
-                        let (x, y) = b.xy(m.pos);
-                        let own = if m.stone == side.cell() { 1 } else { 2 };
-                        e.send(&format!("{x},{y},{own}"))?;
-                    }
-                    e.send("DONE")?;
+                    send_board(e, &referee, side)?;
                 }
             } else {
                 let (x, y) = referee.last_move().unwrap_or((0, 0));
@@ -330,4 +323,16 @@ fn aborted(why: String) -> GameOutcome {
         time_ms: [0; 2],
         memory: [0; 2],
     }
+}
+/// The referee's position as BOARD…DONE for the engine playing `side`:
+/// every stone in move order (renju needs it), 1 its own, 2 the opponent's.
+pub fn send_board(e: &mut Engine, referee: &Referee, side: Color) -> Result<(), Failure> {
+    e.send("BOARD")?;
+    let b = referee.board();
+    for m in b.history() {
+        let (x, y) = b.xy(m.pos);
+        let own = if m.stone == side.cell() { 1 } else { 2 };
+        e.send(&format!("{x},{y},{own}"))?;
+    }
+    e.send("DONE")
 }

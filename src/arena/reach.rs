@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::cli::{num, parse_bytes};
 use super::engine::Failure;
-use super::game::{failure_termination, start_engine, GameConfig};
+use super::game::{failure_termination, send_board, start_engine, GameConfig};
 use super::json::{number, quote};
 use super::referee::{Referee, Termination, Verdict};
 use crate::bench::reach::{percentile, positions, Kind, ReachPos, Set, Which};
@@ -188,14 +188,7 @@ pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
     let sent = (|| {
         // As a game with no match time: an unlimited time left.
         e.send(&format!("INFO time_left {}", i32::MAX))?;
-        e.send("BOARD")?;
-        let b = referee.board();
-        for m in b.history() {
-            let (x, y) = b.xy(m.pos);
-            let own = if m.stone == side.cell() { 1 } else { 2 };
-            e.send(&format!("{x},{y},{own}"))?;
-        }
-        e.send("DONE")
+        send_board(&mut e, &referee, side)
     })();
     let t0 = Instant::now();
     let answer = sent.and_then(|_| e.wait_move(limit, cfg.memory));
