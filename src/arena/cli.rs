@@ -131,6 +131,13 @@ pub fn name_for(cmd: &str) -> String {
         .unwrap_or_else(|| "engine".into())
 }
 
+/// The value after option `opt` on a command line, or an error naming it.
+pub fn value<'a>(it: &mut impl Iterator<Item = &'a String>, opt: &str) -> Result<String, String> {
+    it.next()
+        .cloned()
+        .ok_or_else(|| format!("{opt} needs a value"))
+}
+
 /// Parse the value `v` of option `opt` as a number (also used by
 /// `pbrain-sente tune`).
 pub fn num<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
@@ -157,11 +164,7 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
 
     let mut it = args.iter();
     while let Some(opt) = it.next() {
-        let mut val = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{opt} needs a value"))
-        };
+        let mut val = || value(&mut it, opt);
         match opt.as_str() {
             "-h" | "--help" => return Ok(Mode::Help),
             "--engine1" => engines[0] = Some(val()?),

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::cli::{num, parse_bytes};
+use super::cli::{num, parse_bytes, value};
 use super::engine::Failure;
 use super::game::{failure_termination, send_board, start_engine, GameConfig};
 use super::json::{number, quote};
@@ -67,11 +67,7 @@ pub fn parse(args: &[String]) -> Result<Option<ReachConfig>, String> {
     };
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {
-        let mut val = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{a} needs a value"))
-        };
+        let mut val = || value(&mut it, a);
         match a.as_str() {
             "--help" | "-h" => return Ok(None),
             "--engine" => cfg.engine = val()?,

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use super::cli;
+use super::cli::{self, value};
 use super::ratings::FitConfig;
 use super::tournament::{EngineSpec, Format, Shard, TournamentConfig};
 use super::{tourmerge, tourreport};
@@ -188,11 +188,7 @@ pub fn parse(args: &[String]) -> Result<TourMode, String> {
     let mut rest: Vec<String> = Vec::new();
     let mut it = expanded.iter();
     while let Some(opt) = it.next() {
-        let mut val = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{opt} needs a value"))
-        };
+        let mut val = || value(&mut it, opt);
         match opt.as_str() {
             "--engine" => engines.push(parse_engine(&val()?)?),
             "--option" => {
@@ -310,11 +306,7 @@ fn parse_merge(args: &[String]) -> Result<TourMode, String> {
     let (mut json, mut html, mut records, mut anchor) = (None, None, None, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut val = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{a} needs a value"))
-        };
+        let mut val = || value(&mut it, a);
         match a.as_str() {
             "--json" => json = Some(PathBuf::from(val()?)),
             "--html" => html = Some(PathBuf::from(val()?)),

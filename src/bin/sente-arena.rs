@@ -19,32 +19,28 @@ fn main() -> ExitCode {
     if tourcli::wants(&args) && !args.iter().any(|a| a == "--help" || a == "-h") {
         return tour_main(&args);
     }
-    match cli::parse(&args) {
+    let done = match cli::parse(&args) {
         Ok(cli::Mode::Help) => {
             print!("{}\n{}\n{}", cli::USAGE, tourcli::USAGE, reach::USAGE);
-            ExitCode::SUCCESS
+            Ok(())
         }
         Ok(cli::Mode::Fake { kind, good, seed }) => {
             fake::run(kind, good, seed);
-            ExitCode::SUCCESS
+            Ok(())
         }
-        Ok(cli::Mode::Compare { base, new, name }) => match compare::run(&base, &new, &name) {
-            Ok(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("sente-arena: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Ok(cli::Mode::Match(cfg)) => match runner::run(&cfg) {
-            Ok(_) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("sente-arena: {e}");
-                ExitCode::from(2)
-            }
-        },
+        Ok(cli::Mode::Compare { base, new, name }) => {
+            compare::run(&base, &new, &name).map(|text| print!("{text}"))
+        }
+        Ok(cli::Mode::Match(cfg)) => runner::run(&cfg).map(|_| ()),
+        Err(e) => Err(e),
+    };
+    exit(done)
+}
+
+/// Status 0, or the error on stderr and status 2.
+fn exit(done: Result<(), String>) -> ExitCode {
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sente-arena: {e}");
             ExitCode::from(2)
@@ -72,32 +68,17 @@ fn tour_main(args: &[String]) -> ExitCode {
         .map(|text| print!("{text}")),
         Err(e) => Err(e),
     };
-    match done {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("sente-arena: {e}");
-            ExitCode::from(2)
-        }
-    }
+    exit(done)
 }
 
 /// The reach benchmark through the protocol.
 fn reach_main(args: &[String]) -> ExitCode {
-    match reach::parse(args) {
+    exit(match reach::parse(args) {
         Ok(None) => {
             print!("{}", reach::USAGE);
-            ExitCode::SUCCESS
+            Ok(())
         }
-        Ok(Some(cfg)) => match reach::run(&cfg) {
-            Ok(_) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("sente-arena: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Err(e) => {
-            eprintln!("sente-arena: {e}");
-            ExitCode::from(2)
-        }
-    }
+        Ok(Some(cfg)) => reach::run(&cfg).map(|_| ()),
+        Err(e) => Err(e),
+    })
 }

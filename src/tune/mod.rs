@@ -23,7 +23,7 @@
 
 pub(crate) use std::fmt::Write as _;
 
-pub(crate) use crate::arena::cli::{num, parse_rule};
+pub(crate) use crate::arena::cli::{num, parse_rule, value};
 pub(crate) use crate::arena::report::parse_result;
 pub(crate) use crate::engine::{Engine, Limits};
 pub(crate) use crate::eval::weights::{
@@ -97,11 +97,7 @@ pub fn main_tune(args: &[String]) -> i32 {
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut val = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{a} needs a value"))
-        };
+        let mut val = || value(&mut it, a);
         let r = match a.as_str() {
             "--rule" => val().and_then(|v| parse_rule(&v)).map(|r| rules = r),
             "--size" => val().and_then(|v| num(a, &v)).map(|n| size = n),
