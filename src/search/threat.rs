@@ -90,7 +90,37 @@ struct Ctx<'a> {
     salt: u64,
 }
 
+impl<'a> Ctx<'a> {
+    /// The context of one solve for `attacker` on `board` in `mode`; the
+    /// table salt keeps entries of different modes, sides and contexts apart.
+    fn new(board: &Board, attacker: Color, mode: Mode, stop: &'a AtomicBool) -> Self {
+        let rule = board.rules().rule;
+        Ctx {
+            t: table(rule),
+            renju: rule == Rule::Renju,
+            caro: rule == Rule::Caro,
+            attacker,
+            defender: attacker.opposite(),
+            mode,
+            stop,
+            salt: match (mode, attacker) {
+                (Mode::Vcf, Color::Black) => 0x3A1F_5C7E_9B2D_4861,
+                (Mode::Vcf, Color::White) => 0x7E44_C2A9_15D3_B08F,
+                (Mode::Vct, Color::Black) => 0xC5B1_0E6F_A372_94D7,
+                (Mode::Vct, Color::White) => 0x18D6_F39A_6C04_E25B,
+            } ^ context_salt(board),
+        }
+    }
+}
+
 impl ThreatSolver {
+    /// Start a solve: node count and budget, no abort yet.
+    fn reset(&mut self, max_nodes: u64) {
+        self.nodes = 0;
+        self.max_nodes = max_nodes;
+        self.aborted = false;
+    }
+
     pub fn new() -> Self {
         ThreatSolver {
             tt_keys: vec![0; 1 << TT_BITS],
@@ -168,22 +198,8 @@ impl ThreatSolver {
         if rules::is_win(board, first, attacker) {
             return Some(vec![first]);
         }
-        let ctx = Ctx {
-            t: table(rule),
-            renju: rule == Rule::Renju,
-            caro: rule == Rule::Caro,
-            attacker,
-            defender: attacker.opposite(),
-            mode: Mode::Vct,
-            stop,
-            salt: match attacker {
-                Color::Black => 0xC5B1_0E6F_A372_94D7,
-                Color::White => 0x18D6_F39A_6C04_E25B,
-            } ^ context_salt(board),
-        };
-        self.nodes = 0;
-        self.max_nodes = max_nodes;
-        self.aborted = false;
+        let ctx = Ctx::new(board, attacker, Mode::Vct, stop);
+        self.reset(max_nodes);
         for depth in 1..=max_threats {
             let before = self.cutoffs;
             board.make(first, attacker);
@@ -210,25 +226,8 @@ impl ThreatSolver {
         max_nodes: u64,
         stop: &AtomicBool,
     ) -> Option<Vec<Pos>> {
-        let rule = board.rules().rule;
-        let ctx = Ctx {
-            t: table(rule),
-            renju: rule == Rule::Renju,
-            caro: rule == Rule::Caro,
-            attacker,
-            defender: attacker.opposite(),
-            mode,
-            stop,
-            salt: match (mode, attacker) {
-                (Mode::Vcf, Color::Black) => 0x3A1F_5C7E_9B2D_4861,
-                (Mode::Vcf, Color::White) => 0x7E44_C2A9_15D3_B08F,
-                (Mode::Vct, Color::Black) => 0xC5B1_0E6F_A372_94D7,
-                (Mode::Vct, Color::White) => 0x18D6_F39A_6C04_E25B,
-            } ^ context_salt(board),
-        };
-        self.nodes = 0;
-        self.max_nodes = max_nodes;
-        self.aborted = false;
+        let ctx = Ctx::new(board, attacker, mode, stop);
+        self.reset(max_nodes);
         let start_len = board.move_count();
         for depth in 1..=max_depth {
             let before = self.cutoffs;
