@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::engine::{Engine, Failure};
+use super::engine::{Answer, Engine, Failure};
 use super::openings::Opening;
 use super::referee::{Referee, Termination, Verdict};
 use crate::types::{Color, RuleSet};
@@ -248,16 +248,8 @@ pub fn play_with_info(
             }
             Ok(())
         })();
-        let answer = sent.and_then(|_| e.wait_move(limit, cfg.memory));
+        let answer = sent.and_then(|_| wait_within(e, limit, cfg.memory));
         synced[i] = true;
-        let answer = answer.and_then(|a| {
-            let m = e.sample_memory();
-            if cfg.memory > 0 && m > cfg.memory {
-                Err(Failure::Memory(m))
-            } else {
-                Ok(a)
-            }
-        });
         match answer {
             Err(f) => {
                 let (t, d) = failure_termination(&f);
@@ -324,6 +316,18 @@ fn aborted(why: String) -> GameOutcome {
         memory: [0; 2],
     }
 }
+/// The engine's answer within `limit`, and its memory (with its children)
+/// within `memory` bytes (0: no limit) once it has answered.
+pub fn wait_within(e: &mut Engine, limit: Duration, memory: u64) -> Result<Answer, Failure> {
+    let a = e.wait_move(limit, memory)?;
+    let m = e.sample_memory();
+    if memory > 0 && m > memory {
+        Err(Failure::Memory(m))
+    } else {
+        Ok(a)
+    }
+}
+
 /// The referee's position as BOARD…DONE for the engine playing `side`:
 /// every stone in move order (renju needs it), 1 its own, 2 the opponent's.
 pub fn send_board(e: &mut Engine, referee: &Referee, side: Color) -> Result<(), Failure> {

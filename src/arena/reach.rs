@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::cli::{num, parse_bytes, value};
 use super::engine::Failure;
-use super::game::{failure_termination, send_board, start_engine, GameConfig};
+use super::game::{failure_termination, send_board, start_engine, wait_within, GameConfig};
 use super::json::{number, quote};
 use super::referee::{Referee, Termination, Verdict};
 use crate::bench::reach::{percentile, positions, Kind, ReachPos, Set, Which};
@@ -187,15 +187,7 @@ pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
         send_board(&mut e, &referee, side)
     })();
     let t0 = Instant::now();
-    let answer = sent.and_then(|_| e.wait_move(limit, cfg.memory));
-    let answer = answer.and_then(|a| {
-        let m = e.sample_memory();
-        if cfg.memory > 0 && m > cfg.memory {
-            Err(Failure::Memory(m))
-        } else {
-            Ok(a)
-        }
-    });
+    let answer = sent.and_then(|_| wait_within(&mut e, limit, cfg.memory));
     e.quit(Duration::from_millis(gc.grace_ms));
     match answer {
         Err(f) => {
