@@ -125,11 +125,7 @@ impl Engine {
 
     /// The memory budget in force (the default when none was given).
     pub fn memory_budget(&self) -> usize {
-        if self.memory == 0 {
-            DEFAULT_MEMORY
-        } else {
-            self.memory
-        }
+        crate::search::tt::budget_of(self.memory)
     }
 
     /// `INFO thread_num`: search threads, within the machine's cores and

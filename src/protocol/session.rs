@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use super::command::{BoardStone, Command, Field, Info};
 use super::response::Response;
-use crate::engine::{swap2, Engine, Limits, Report, SearchInfo, SearchOptions, DEFAULT_MEMORY};
+use crate::engine::{swap2, Engine, Limits, Report, SearchInfo, SearchOptions};
 use crate::game::board::EMPTY;
 use crate::game::pattern;
 use crate::game::rules::{finished, forbidden_points};
@@ -58,16 +58,6 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Bytes the whole process may use (`INFO max_memory`, else the 350 MB
-    /// Gomocup limit); the engine sizes its tables from this.
-    pub fn memory_budget(&self) -> usize {
-        if self.max_memory == 0 {
-            DEFAULT_MEMORY
-        } else {
-            usize::try_from(self.max_memory).unwrap_or(usize::MAX)
-        }
-    }
-
     /// Think on the opponent's time? When asked (`INFO pondering 1`), or
     /// against a human (`INFO game_type 0`) unless pondering was set to 0.
     /// Off by default: tournament managers suspend the brain anyway.
@@ -298,7 +288,8 @@ impl Session {
             Info::TimeLeft(v) => s.time_left = (v < UNLIMITED_TIME).then_some(v),
             Info::MaxMemory(v) => {
                 s.max_memory = nonneg(v).unwrap_or(0);
-                self.engine.set_memory(s.memory_budget());
+                self.engine
+                    .set_memory(usize::try_from(s.max_memory).unwrap_or(usize::MAX));
                 if self.engine.board().is_some() {
                     self.engine.prepare();
                 }
@@ -537,6 +528,7 @@ pub fn info_text(board: &Board, info: &SearchInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::DEFAULT_MEMORY;
     use crate::protocol::command::parse;
 
     #[test]
@@ -959,15 +951,14 @@ mod tests {
 
     #[test]
     fn memory_budget() {
-        let mut st = Settings::default();
-        assert_eq!(st.memory_budget(), DEFAULT_MEMORY);
-        st.max_memory = 100 << 20;
-        assert_eq!(st.memory_budget(), 100 << 20);
         let mut s = Session::new();
+        assert_eq!(s.engine().memory_budget(), DEFAULT_MEMORY);
+        s.handle_vec(parse("INFO max_memory 104857600").unwrap());
+        assert_eq!(s.engine().memory_budget(), 100 << 20);
         s.handle_vec(parse("INFO max_memory 83886080").unwrap());
-        assert_eq!(s.settings().memory_budget(), 80 << 20);
+        assert_eq!(s.engine().memory_budget(), 80 << 20);
         s.handle_vec(parse("INFO max_memory 0").unwrap());
-        assert_eq!(s.settings().memory_budget(), DEFAULT_MEMORY);
+        assert_eq!(s.engine().memory_budget(), DEFAULT_MEMORY);
     }
 
     #[test]

@@ -330,7 +330,9 @@ pub fn tt_bytes_for(memory_bytes: usize) -> usize {
     tt_bytes_for_threads(memory_bytes, 1)
 }
 
-fn budget_of(memory_bytes: usize) -> usize {
+/// The whole-process memory budget in force: `memory_bytes`, or the 350 MB
+/// Gomocup default when it is 0 (no limit given).
+pub fn budget_of(memory_bytes: usize) -> usize {
     if memory_bytes == 0 {
         DEFAULT_MEMORY
     } else {
