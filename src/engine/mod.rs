@@ -32,6 +32,7 @@ use crate::game::board::EMPTY;
 use crate::game::rules::is_win;
 use crate::game::{pattern, Board, Pos};
 use crate::search::params;
+use crate::search::time::TimePlan;
 use crate::search::{
     clamp_threads, threads_for_memory, time, tt_bytes_for, SearchRequest, SearchResult,
     SearchStats, Searcher, MAX_THREADS,
@@ -305,17 +306,22 @@ impl Engine {
 
     // ---- thinking ----
 
-    /// The search request for `limits` on `board`: the time manager's plan
-    /// for this move (the only place a plan is made).
+    /// The time manager's plan for a move on `board` within `limits`: the
+    /// only place a plan is made, for a search and a ponder hit alike.
+    fn plan(board: &Board, limits: &Limits) -> TimePlan {
+        let empty = board.cell_count().saturating_sub(board.stone_count());
+        time::plan(limits, empty)
+    }
+
+    /// The search request for `limits` on `board`, under its plan.
     fn request(
         board: &Board,
         limits: &Limits,
         multipv: usize,
         stop: &Arc<AtomicBool>,
     ) -> SearchRequest {
-        let empty = board.cell_count().saturating_sub(board.stone_count());
         SearchRequest {
-            plan: time::plan(limits, empty),
+            plan: Engine::plan(board, limits),
             start: limits.start,
             max_depth: limits.max_depth,
             max_nodes: limits.max_nodes,
@@ -565,7 +571,7 @@ impl Engine {
             on(Report::Note(text));
             return None;
         }
-        let plan = Engine::request(board, limits, 1, stop).plan;
+        let plan = Engine::plan(board, limits);
         let (searcher, result, report) = p.finish_hit(plan, limits.start, stop);
         self.searcher = searcher;
         let r = result.as_ref()?;
