@@ -38,8 +38,11 @@ pub const EXPLORE_TOP: usize = 4;
 /// ... and only among those scored at most this far below the best.
 pub const EXPLORE_MARGIN: Score = 300;
 /// A random opening is kept when a short search scores it within this
-/// (else another is drawn, up to `OPENING_TRIES`).
-pub const OPENING_BALANCE: Score = 150;
+/// (else another is drawn, up to `OPENING_TRIES`). Sente's scores of the
+/// arena's freestyle 15×15 suite (openings a strong engine judged within
+/// ±150 of its own scale) spread over ±1000, half within 400; about one
+/// random 3-5 stone opening in three passes.
+pub const OPENING_BALANCE: Score = 400;
 pub const OPENING_TRIES: usize = 20;
 /// Node budget of the opening's balance check (at most the move budget).
 pub const OPENING_CHECK_NODES: u64 = 4000;
