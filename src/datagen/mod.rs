@@ -100,7 +100,7 @@ fn game_rng(seed: u64, i: u64) -> SplitMix64 {
     r
 }
 
-/// The search's move and score with `nodes` nodes.
+/// A search of `nodes` nodes, no clock.
 fn limits(nodes: u64) -> Limits {
     Limits {
         max_nodes: Some(nodes),
@@ -111,11 +111,11 @@ fn limits(nodes: u64) -> Limits {
 /// Would the opponent make a five next move after `p` is played on `b`?
 fn lets_five_through(b: &Board, p: crate::game::Pos) -> bool {
     let me = b.to_move();
-    let mut after = b.clone();
-    after.play(p);
     if is_win(b, p, me) {
         return false;
     }
+    let mut after = b.clone();
+    after.play(p);
     let opp = me.opposite();
     let five = after
         .empty_cells()
