@@ -39,6 +39,7 @@ pub(crate) use crate::types::{Color, RuleSet};
 mod codegen;
 mod fit;
 mod model;
+pub mod net;
 mod samples;
 
 pub use codegen::*;
@@ -78,9 +79,13 @@ pub fn random_openings(count: usize, size: usize, seed: u64) -> Vec<String> {
     out
 }
 
+/// `pbrain-sente tune net …`: the network trainer (`net`). Otherwise
 /// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES... | --make-openings N [--seed S] [--size N]`
 /// Returns the process exit status.
 pub fn main_tune(args: &[String]) -> i32 {
+    if args.first().map(String::as_str) == Some("net") {
+        return net::main_net(&args[1..]);
+    }
     let mut rules = RuleSet::FREESTYLE;
     let mut size = 15usize;
     let mut o = FitOptions {

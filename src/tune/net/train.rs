@@ -1,0 +1,209 @@
+//! The optimiser: minibatch Adam over the training positions, the
+//! gradient of each batch computed on several threads and summed in a
+//! fixed order, and the losses of a set.
+//!
+//! A batch is cut into chunks of `CHUNK` positions; each chunk's gradient
+//! is summed on its own (by whichever thread holds it) and the chunks'
+//! gradients are added in chunk order, so a run depends on its seed and
+//! options but not on the thread count.
+
+use super::data::Dataset;
+use super::model::{backward, bce, forward, mse, Loss, Scratch, Shape};
+use crate::game::zobrist::SplitMix64;
+
+/// Positions per chunk: the unit of work of a thread and of the fixed
+/// summation order.
+pub const CHUNK: usize = 32;
+
+/// Run `f(chunk, scratch)` for chunks `0..n` on up to `threads` threads
+/// (contiguous runs of chunks per thread); results in chunk order.
+pub fn par_chunks<R: Send>(
+    n: usize,
+    threads: usize,
+    f: impl Fn(usize, &mut Scratch) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, n.max(1));
+    if threads == 1 {
+        let mut s = Scratch::default();
+        return (0..n).map(|c| f(c, &mut s)).collect();
+    }
+    let per = n.div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|sc| {
+        let hs: Vec<_> = (0..threads)
+            .map(|t| {
+                sc.spawn(move || {
+                    let mut s = Scratch::default();
+                    (t * per..((t + 1) * per).min(n))
+                        .map(|c| f(c, &mut s))
+                        .collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .flat_map(|h| h.join().expect("trainer thread"))
+            .collect()
+    })
+}
+
+/// Mean losses of a set of positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Losses {
+    pub bce: f64,
+    pub mse: f64,
+}
+
+/// Mean losses of logits `z` against targets.
+fn mean(sums: impl Iterator<Item = (f64, f64)>, n: usize) -> Losses {
+    let (b, m) = sums.fold((0.0, 0.0), |a, v| (a.0 + v.0, a.1 + v.1));
+    let n = n.max(1) as f64;
+    Losses {
+        bce: b / n,
+        mse: m / n,
+    }
+}
+
+/// The net's losses on `d`.
+pub fn net_losses(sh: &Shape, w: &[f32], d: &Dataset, threads: usize) -> Losses {
+    let sums = par_chunks(d.len().div_ceil(CHUNK), threads, |c, s| {
+        let mut acc = (0.0, 0.0);
+        for i in c * CHUNK..((c + 1) * CHUNK).min(d.len()) {
+            let z = forward(sh, w, d.sides(i), s) as f64;
+            let y = d.pos[i].y as f64;
+            acc.0 += bce(z, y);
+            acc.1 += mse(z, y);
+        }
+        acc
+    });
+    mean(sums.into_iter(), d.len())
+}
+
+/// The classical evaluation's losses on `d`: logit `classic / k`.
+pub fn classic_losses(d: &Dataset, k: f64) -> Losses {
+    mean(
+        d.pos.iter().map(|p| {
+            let z = p.classic as f64 / k;
+            (bce(z, p.y as f64), mse(z, p.y as f64))
+        }),
+        d.len(),
+    )
+}
+
+/// How a training run goes.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainOptions {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub seed: u64,
+    pub threads: usize,
+    pub loss: Loss,
+}
+
+/// What one epoch measured.
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    pub epoch: usize,
+    /// Mean loss over the epoch's batches (weights moving meanwhile).
+    pub train: Losses,
+    /// Positions trained per second of wall time.
+    pub rate: f64,
+}
+
+/// Adam's state.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, w: &mut [f32], g: &[f32], lr: f32) {
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        self.t += 1;
+        let c1 = 1.0 - b1.powi(self.t);
+        let c2 = 1.0 - b2.powi(self.t);
+        for (((w, &g), m), v) in w.iter_mut().zip(g).zip(&mut self.m).zip(&mut self.v) {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+        }
+    }
+}
+
+/// The mean gradient over positions `idx` of `d` (and the loss sums),
+/// chunk gradients added in chunk order.
+pub fn batch_gradient(
+    sh: &Shape,
+    w: &[f32],
+    d: &Dataset,
+    idx: &[u32],
+    loss: Loss,
+    threads: usize,
+) -> (Vec<f32>, (f64, f64)) {
+    let parts = par_chunks(idx.len().div_ceil(CHUNK), threads, |c, s| {
+        let mut g = vec![0f32; sh.len()];
+        let mut l = (0.0, 0.0);
+        for &i in &idx[c * CHUNK..((c + 1) * CHUNK).min(idx.len())] {
+            let i = i as usize;
+            let sides = d.sides(i);
+            let z = forward(sh, w, sides, s);
+            let y = d.pos[i].y;
+            l.0 += bce(z as f64, y as f64);
+            l.1 += mse(z as f64, y as f64);
+            backward(sh, w, sides, loss.dz(z, y), s, &mut g);
+        }
+        (g, l)
+    });
+    let mut g = vec![0f32; sh.len()];
+    let mut l = (0.0, 0.0);
+    for (pg, pl) in parts {
+        for (a, b) in g.iter_mut().zip(&pg) {
+            *a += b;
+        }
+        l.0 += pl.0;
+        l.1 += pl.1;
+    }
+    let n = idx.len().max(1) as f32;
+    for v in &mut g {
+        *v /= n;
+    }
+    (g, l)
+}
+
+/// Train `w` on `d`; `report` hears each epoch.
+pub fn train(
+    sh: &Shape,
+    w: &mut [f32],
+    d: &Dataset,
+    o: &TrainOptions,
+    mut report: impl FnMut(&Epoch, &[f32]),
+) {
+    let mut adam = Adam {
+        m: vec![0.0; w.len()],
+        v: vec![0.0; w.len()],
+        t: 0,
+    };
+    let mut order: Vec<u32> = (0..d.len() as u32).collect();
+    let mut rng = SplitMix64::new(o.seed ^ 0x7472_6169_6e5f_7368);
+    for epoch in 1..=o.epochs {
+        let start = std::time::Instant::now();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let mut sums = (0.0, 0.0);
+        for batch in order.chunks(o.batch.max(1)) {
+            let (g, l) = batch_gradient(sh, w, d, batch, o.loss, o.threads);
+            sums.0 += l.0;
+            sums.1 += l.1;
+            adam.step(w, &g, o.lr);
+        }
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        let e = Epoch {
+            epoch,
+            train: mean(std::iter::once(sums), d.len()),
+            rate: d.len() as f64 / secs,
+        };
+        report(&e, w);
+    }
+}
