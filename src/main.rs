@@ -5,7 +5,8 @@
 //! switch search features off or on for A/B matches in the arena.
 //! `pbrain-sente bench …`: the bench (see `sente::bench`).
 //! `pbrain-sente tune …`: fit the evaluation weights to arena records
-//! (see `sente::tune`). `--help` and `--version` print to stdout and
+//! (see `sente::tune`). `pbrain-sente datagen …`: self-play training data
+//! (see `sente::datagen`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
 
 use sente::engine::SearchOptions;
@@ -20,6 +21,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.first().map(String::as_str) == Some("tune") {
         std::process::exit(sente::tune::main_tune(&args[1..]));
+    }
+    if args.first().map(String::as_str) == Some("datagen") {
+        std::process::exit(sente::datagen::main_datagen(&args[1..]));
     }
     let mut options = SearchOptions::default();
     for a in &args {
@@ -54,6 +58,9 @@ usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/bench/reach.txt from arena records
        pbrain-sente tune …                          fit evaluation weights to match records
+       pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
+                    [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]
+                    [--max-plies M] [--quiet]       self-play games as training data
        pbrain-sente --help | --version
   --no-threats  no threat solver (VCF/VCT) at the root
   --leaf-vcf    VCF at the horizon (off by default)
