@@ -53,6 +53,7 @@ usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/bench/reach.txt from arena records
+       pbrain-sente bench net-random FILE [F H SEED]  write random net weights (the placeholder net.bin)
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente --help | --version
   --no-threats  no threat solver (VCF/VCT) at the root
