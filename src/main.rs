@@ -57,6 +57,7 @@ usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/bench/reach.txt from arena records
+       pbrain-sente bench net-random FILE [F H SEED]  write random net weights (the placeholder net.bin)
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
                     [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]

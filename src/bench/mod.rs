@@ -358,6 +358,34 @@ pub fn eval_speed(rounds: usize) -> EvalSpeed {
     }
 }
 
+/// `bench net-random FILE [F H SEED]`: write random net weights
+/// (`eval::net::random`, 16 16 36 by default) to FILE: the placeholder
+/// `src/eval/net.bin` until trained weights replace it, or a file for
+/// tests of the loader.
+fn net_random(args: &[String]) -> i32 {
+    let Some(out) = args.first() else {
+        eprintln!("usage: pbrain-sente bench net-random FILE [F H SEED]");
+        return 2;
+    };
+    let num = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+    let (f, h, seed) = (num(1, 16) as usize, num(2, 16) as usize, num(3, 36));
+    let w = crate::eval::net::random(f, h, seed);
+    if let Err(e) = w.check() {
+        eprintln!("pbrain-sente: {e}");
+        return 2;
+    }
+    match std::fs::write(out, w.to_bytes()) {
+        Ok(()) => {
+            println!("wrote {out}: random({f}, {h}, {seed})");
+            0
+        }
+        Err(e) => {
+            eprintln!("pbrain-sente: cannot write {out}: {e}");
+            1
+        }
+    }
+}
+
 fn print_report(r: &BenchReport) {
     println!(
         "{:<22} {:>3} {:>7} {:>8} {:>12} {:>9} {:>6}",
@@ -451,6 +479,7 @@ pub fn main_bench(args: &[String]) -> i32 {
             0
         }
         Some("reach") | Some("reach-make") | Some("reach-claims") => reach::main_reach(args),
+        Some("net-random") => net_random(&args[1..]),
         Some("eval") => {
             let e = eval_speed(20_000);
             println!("Updates         : {}", e.updates);
@@ -466,7 +495,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE]]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE]]");
                 2
             }
         },

@@ -46,6 +46,7 @@
 //! combination table of their own, where a forbidden shape falls in the
 //! `Forbidden` class, worth nothing.
 
+pub mod net;
 pub mod weights;
 
 use crate::game::board::{Board, Pos, EMPTY};
