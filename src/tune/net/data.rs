@@ -3,7 +3,8 @@
 //! empty cells with their counts), the game-level held-out split, the
 //! classical score's scale `K` and the targets.
 
-use super::api::{cell_keys, read_file, GameRecord};
+use crate::datagen::record::{read_file, GameRecord};
+use crate::eval::net::cell_keys;
 use crate::eval::Evaluator;
 use crate::game::board::Board;
 use crate::types::{Color, RuleSet, MATE_BOUND};

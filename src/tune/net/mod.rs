@@ -15,17 +15,11 @@
 
 mod data;
 mod model;
-mod stub;
 mod train;
 
 pub use data::*;
 pub use model::*;
 pub use train::*;
-
-/// The APIs the trainer stands on, in one place.
-pub(crate) mod api {
-    pub use super::stub::*;
-}
 
 use crate::arena::cli::{num, parse_rule, value};
 use crate::types::RuleSet;
@@ -155,7 +149,7 @@ fn run(a: &Args) -> anyhow::Result<()> {
     anyhow::ensure!(!train_set.is_empty(), "no training positions");
     let (sh, mut w, k) = match &a.init {
         Some(f) => {
-            let n = api::NetWeights::from_bytes(&std::fs::read(f)?)?;
+            let n = crate::eval::net::NetWeights::from_bytes(&std::fs::read(f)?)?;
             let (sh, w) = Shape::of_weights(&n);
             (sh, w, a.k.unwrap_or(n.k as f64))
         }

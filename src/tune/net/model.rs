@@ -10,8 +10,8 @@
 //! `out = w2 · z + b2`, the logit of the side to move's expected result.
 //! The clamps pass gradient only strictly inside (0, 1).
 
-use super::api::{rows, NetWeights, POOL_DIV};
 use super::data::Cell;
+use crate::eval::net::{rows, NetWeights, POOL_DIV};
 use crate::game::zobrist::SplitMix64;
 
 /// Sizes of the net: embedding rows, features per row `f`, hidden `h`.

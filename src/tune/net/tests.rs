@@ -2,8 +2,9 @@
 //! differences, learning, reproducibility, agreement with the engine's
 //! forward pass, and the data pipeline.
 
-use super::api::{forward_f32, parse_line, GameRecord};
 use super::*;
+use crate::datagen::record::{parse_line, GameRecord};
+use crate::eval::net::{forward_f32, NetWeights};
 use crate::eval::Evaluator;
 use crate::game::board::Board;
 use crate::game::testutil::random_empty;
@@ -98,7 +99,7 @@ fn backward_matches_finite_differences() {
     one.push(&b, 1.0, 0);
     assert!(d.len() == 14 && one.cells.iter().any(|c| c.n > 1));
     let sh = Shape {
-        rows: super::api::rows(),
+        rows: crate::eval::net::rows(),
         f: 3,
         h: 4,
     };
@@ -219,7 +220,7 @@ fn training_is_reproducible() {
     assert_eq!(one, trained_bytes(&d, &sh, 3, 4));
     assert_ne!(one, trained_bytes(&d, &sh, 1, 5));
     // And the weights file reads back to the same flat weights.
-    let n = super::api::NetWeights::from_bytes(&one).unwrap();
+    let n = NetWeights::from_bytes(&one).unwrap();
     let (sh2, w2) = Shape::of_weights(&n);
     assert_eq!((sh2, n.k), (sh, 321.0));
     assert_eq!(sh2.to_weights(&w2, 321.0).to_bytes(), one);
