@@ -10,12 +10,16 @@ use crate::game::board::Board;
 use crate::types::{Color, RuleSet, MATE_BOUND};
 
 /// One distinct cell of a position for one side: its six embedding rows
-/// (`net::cell_keys`) and how many empty cells have exactly these.
+/// (`net::cell_keys`, each below `rows()`, so a byte) and how many empty
+/// cells have exactly these. Eight bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cell {
-    pub keys: [u16; 6],
+    pub keys: [u8; 6],
     pub n: u16,
 }
+
+// Every embedding row must fit a cell's byte.
+const _: () = assert!(crate::eval::net::ROWS <= 256);
 
 /// A position: its cells in `Dataset::cells` from `start`, `own` of them
 /// for the side to move then `opp` for the other side; the target `y`
@@ -33,6 +37,9 @@ pub struct Position {
     pub score: i32,
     /// The classical static evaluation for the side to move.
     pub classic: i32,
+    /// Would the search score this position statically at its horizon
+    /// (`tune::quiet`: no five to make, no open four against)?
+    pub quiet: bool,
 }
 
 impl Position {
@@ -84,6 +91,7 @@ impl Dataset {
             result: result_stm,
             score,
             classic: ev.evaluate(stm),
+            quiet: crate::tune::quiet(&ev, stm),
         });
     }
 
@@ -112,9 +120,9 @@ impl Dataset {
 /// The distinct key tuples of `color`'s empty cells, with counts, appended
 /// to `out` in sorted order; returns how many.
 fn compress(ev: &Evaluator, board: &Board, color: Color, out: &mut Vec<Cell>) -> u32 {
-    let mut keys: Vec<[u16; 6]> = board
+    let mut keys: Vec<[u8; 6]> = board
         .empty_cells()
-        .map(|p| cell_keys(ev, p, color))
+        .map(|p| cell_keys(ev, p, color).map(|k| k as u8))
         .collect();
     keys.sort_unstable();
     let before = out.len();
@@ -242,10 +250,10 @@ pub fn load(files: &[String], o: &DataOptions) -> anyhow::Result<(Dataset, Datas
 }
 
 /// Mean squared error of `sigmoid(classic / k)` against the game results,
-/// over the positions without a forced score.
+/// over the quiet positions without a forced score.
 fn classic_result_mse(d: &Dataset, k: f64) -> f64 {
     let (mut s, mut n) = (0.0, 0usize);
-    for p in d.pos.iter().filter(|p| !p.mate()) {
+    for p in d.pos.iter().filter(|p| p.quiet && !p.mate()) {
         let e = sigmoid(p.classic as f64 / k) - p.result as f64;
         s += e * e;
         n += 1;
@@ -254,8 +262,10 @@ fn classic_result_mse(d: &Dataset, k: f64) -> f64 {
 }
 
 /// The classical evaluation's scale: the `K` (score units per logit) for
-/// which `sigmoid(classic / K)` best predicts the results (least squares,
-/// golden-section search over 10..5000 on a log scale). The search's
+/// which `sigmoid(classic / K)` best predicts the results on the quiet
+/// positions, those the search scores statically (least squares,
+/// golden-section search over 10..5000 on a log scale; as `tune` fits
+/// it). The search's
 /// scores are on the same scale, so the targets use it too, and the net
 /// stores it so its logit times `K` is a score the search understands.
 pub fn fit_k(d: &Dataset) -> f64 {

@@ -24,7 +24,7 @@ pub use train::*;
 use crate::arena::cli::{num, parse_rule, value};
 use crate::types::RuleSet;
 
-const USAGE: &str = "usage: pbrain-sente tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lambda X] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--k X] [--init FILE] [--out FILE] RECORDS...";
+const USAGE: &str = "usage: pbrain-sente tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--k X] [--init FILE] [--out FILE] RECORDS...";
 
 /// The command line's settings.
 #[derive(Clone, Debug)]
@@ -34,6 +34,7 @@ struct Args {
     h: usize,
     lambda: f64,
     mates: bool,
+    quiet_only: bool,
     holdout: u64,
     k: Option<f64>,
     init: Option<String>,
@@ -50,6 +51,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         h: 16,
         lambda: 0.5,
         mates: false,
+        quiet_only: false,
         holdout: 10,
         k: None,
         init: None,
@@ -58,6 +60,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
             epochs: 20,
             batch: 256,
             lr: 0.002,
+            lr_end: f32::NAN,
+            wd: 0.0,
             seed: 1,
             threads,
             loss: Loss::Bce,
@@ -75,6 +79,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--epochs" => t.epochs = num(o, &val()?)?,
             "--batch" => t.batch = num(o, &val()?)?,
             "--lr" => t.lr = num(o, &val()?)?,
+            "--lr-end" => t.lr_end = num(o, &val()?)?,
+            "--wd" => t.wd = num(o, &val()?)?,
+            "--quiet-only" => a.quiet_only = true,
             "--seed" => t.seed = num(o, &val()?)?,
             "--threads" => t.threads = num::<usize>(o, &val()?)?.max(1),
             "--lambda" => a.lambda = num(o, &val()?)?,
@@ -93,6 +100,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
             f if f.starts_with("--") => return Err(format!("unknown option {f}")),
             f => a.files.push(f.to_string()),
         }
+    }
+    if a.train.lr_end.is_nan() {
+        a.train.lr_end = a.train.lr;
     }
     if a.files.is_empty() {
         return Err("no record files".into());
@@ -146,6 +156,10 @@ fn run(a: &Args) -> anyhow::Result<()> {
         cells(&train_set),
         t0.elapsed().as_secs_f64()
     );
+    if a.quiet_only {
+        train_set.pos.retain(|p| p.quiet);
+        println!("training on the {} quiet positions only", train_set.len());
+    }
     anyhow::ensure!(!train_set.is_empty(), "no training positions");
     let (sh, mut w, k) = match &a.init {
         Some(f) => {
@@ -166,7 +180,7 @@ fn run(a: &Args) -> anyhow::Result<()> {
     held.label(k, a.lambda);
     let classic = classic_losses(&held, k);
     println!(
-        "K {k:.1}; targets {} sigmoid(score/K) + {} result; net f {} h {} ({} weights), {:?} loss, batch {}, lr {}, seed {}, {} threads",
+        "K {k:.1}; targets {} sigmoid(score/K) + {} result; net f {} h {} ({} weights), {:?} loss, batch {}, lr {} to {}, wd {}, seed {}, {} threads",
         a.lambda,
         1.0 - a.lambda,
         sh.f,
@@ -175,29 +189,34 @@ fn run(a: &Args) -> anyhow::Result<()> {
         o.loss,
         o.batch,
         o.lr,
+        o.lr_end,
+        o.wd,
         o.seed,
         o.threads
     );
-    println!(
-        "classical on held out: bce {:.5} mse {:.5}",
-        classic.bce, classic.mse
-    );
-    println!("epoch  train bce   mse      held bce   mse      classical bce   mse      pos/s   pos/s/thread");
+    let row = |l: &SetLosses| {
+        format!(
+            "{:.5}  {:.5}   {:.5}  {:.5}",
+            l.all.bce, l.all.mse, l.quiet.bce, l.quiet.mse
+        )
+    };
+    let quiet = held.pos.iter().filter(|p| p.quiet).count();
+    println!("held out: {} positions, {quiet} quiet", held.len());
+    println!("epoch  train bce   mse       held bce   mse       quiet bce  mse       pos/s  pos/s/thread");
+    println!("classical                   {}", row(&classic));
     train(&sh, &mut w, &train_set, o, |e, w| {
         let h = net_losses(&sh, w, &held, o.threads);
         println!(
-            "{:5}  {:.5}  {:.5}   {:.5}  {:.5}   {:.5}  {:.5}   {:.0}  {:.0}",
+            "{:5}  {:.5}  {:.5}   {}   {:.0}  {:.0}",
             e.epoch,
             e.train.bce,
             e.train.mse,
-            h.bce,
-            h.mse,
-            classic.bce,
-            classic.mse,
+            row(&h),
             e.rate,
             e.rate / o.threads as f64
         );
     });
+    println!("classical                   {}", row(&classic));
     let bytes = sh.to_weights(&w, k as f32).to_bytes();
     std::fs::write(&a.out, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", a.out))?;
     println!(

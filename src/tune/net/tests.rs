@@ -183,6 +183,8 @@ fn options(threads: usize, seed: u64, epochs: usize) -> TrainOptions {
         epochs,
         batch: 48,
         lr: 0.01,
+        lr_end: 0.005,
+        wd: 0.01,
         seed,
         threads,
         loss: Loss::Bce,
@@ -199,7 +201,7 @@ fn training_lowers_the_loss() {
     let after = net_losses(&sh, &w, &d, 2);
     assert_eq!(epochs, 30);
     assert!(
-        after.mse < before.mse * 0.6 && after.bce < before.bce,
+        after.all.mse < before.all.mse * 0.6 && after.all.bce < before.all.bce,
         "{before:?} -> {after:?}"
     );
 }
@@ -332,6 +334,7 @@ fn fit_k_recovers_a_planted_scale() {
             result,
             score: 0,
             classic,
+            quiet: true,
         });
     }
     let k = fit_k(&d);

@@ -53,40 +53,76 @@ pub struct Losses {
     pub mse: f64,
 }
 
-/// Mean losses of logits `z` against targets.
-fn mean(sums: impl Iterator<Item = (f64, f64)>, n: usize) -> Losses {
-    let (b, m) = sums.fold((0.0, 0.0), |a, v| (a.0 + v.0, a.1 + v.1));
-    let n = n.max(1) as f64;
-    Losses {
-        bce: b / n,
-        mse: m / n,
+/// Sums of losses, all positions and the quiet ones.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    all: (f64, f64, usize),
+    quiet: (f64, f64, usize),
+}
+
+impl Sums {
+    fn add(&mut self, z: f64, y: f64, quiet: bool) {
+        let (b, m) = (bce(z, y), mse(z, y));
+        for (t, on) in [(&mut self.all, true), (&mut self.quiet, quiet)] {
+            if on {
+                t.0 += b;
+                t.1 += m;
+                t.2 += 1;
+            }
+        }
+    }
+
+    fn merge(mut self, o: Sums) -> Sums {
+        for (t, u) in [(&mut self.all, o.all), (&mut self.quiet, o.quiet)] {
+            t.0 += u.0;
+            t.1 += u.1;
+            t.2 += u.2;
+        }
+        self
+    }
+
+    fn means(&self) -> SetLosses {
+        let m = |t: (f64, f64, usize)| Losses {
+            bce: t.0 / t.2.max(1) as f64,
+            mse: t.1 / t.2.max(1) as f64,
+        };
+        SetLosses {
+            all: m(self.all),
+            quiet: m(self.quiet),
+        }
     }
 }
 
+/// Mean losses on a set and on its quiet positions (those the search
+/// scores statically, where an evaluation is used).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SetLosses {
+    pub all: Losses,
+    pub quiet: Losses,
+}
+
 /// The net's losses on `d`.
-pub fn net_losses(sh: &Shape, w: &[f32], d: &Dataset, threads: usize) -> Losses {
-    let sums = par_chunks(d.len().div_ceil(CHUNK), threads, |c, s| {
-        let mut acc = (0.0, 0.0);
+pub fn net_losses(sh: &Shape, w: &[f32], d: &Dataset, threads: usize) -> SetLosses {
+    par_chunks(d.len().div_ceil(CHUNK), threads, |c, s| {
+        let mut sums = Sums::default();
         for i in c * CHUNK..((c + 1) * CHUNK).min(d.len()) {
             let z = forward(sh, w, d.sides(i), s) as f64;
-            let y = d.pos[i].y as f64;
-            acc.0 += bce(z, y);
-            acc.1 += mse(z, y);
+            sums.add(z, d.pos[i].y as f64, d.pos[i].quiet);
         }
-        acc
-    });
-    mean(sums.into_iter(), d.len())
+        sums
+    })
+    .into_iter()
+    .fold(Sums::default(), Sums::merge)
+    .means()
 }
 
 /// The classical evaluation's losses on `d`: logit `classic / k`.
-pub fn classic_losses(d: &Dataset, k: f64) -> Losses {
-    mean(
-        d.pos.iter().map(|p| {
-            let z = p.classic as f64 / k;
-            (bce(z, p.y as f64), mse(z, p.y as f64))
-        }),
-        d.len(),
-    )
+pub fn classic_losses(d: &Dataset, k: f64) -> SetLosses {
+    let mut sums = Sums::default();
+    for p in &d.pos {
+        sums.add(p.classic as f64 / k, p.y as f64, p.quiet);
+    }
+    sums.means()
 }
 
 /// How a training run goes.
@@ -95,6 +131,11 @@ pub struct TrainOptions {
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
+    /// The step size falls linearly from `lr` to this over the epochs.
+    pub lr_end: f32,
+    /// Decoupled weight decay (per step, times the step size) of the
+    /// embedding and the two layers' weights (not the biases).
+    pub wd: f32,
     pub seed: u64,
     pub threads: usize,
     pub loss: Loss,
@@ -186,8 +227,10 @@ pub fn train(
     };
     let mut order: Vec<u32> = (0..d.len() as u32).collect();
     let mut rng = SplitMix64::new(o.seed ^ 0x7472_6169_6e5f_7368);
+    let decayed = [0..sh.bias(), sh.w1()..sh.b1(), sh.w2()..sh.b2()];
     for epoch in 1..=o.epochs {
         let start = std::time::Instant::now();
+        let lr = o.lr + (o.lr_end - o.lr) * (epoch - 1) as f32 / (o.epochs.max(2) - 1) as f32;
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i as u64 + 1) as usize);
         }
@@ -196,12 +239,21 @@ pub fn train(
             let (g, l) = batch_gradient(sh, w, d, batch, o.loss, o.threads);
             sums.0 += l.0;
             sums.1 += l.1;
-            adam.step(w, &g, o.lr);
+            adam.step(w, &g, lr);
+            if o.wd > 0.0 {
+                for r in decayed.iter().cloned() {
+                    w[r].iter_mut().for_each(|v| *v -= lr * o.wd * *v);
+                }
+            }
         }
         let secs = start.elapsed().as_secs_f64().max(1e-9);
+        let n = d.len().max(1) as f64;
         let e = Epoch {
             epoch,
-            train: mean(std::iter::once(sums), d.len()),
+            train: Losses {
+                bce: sums.0 / n,
+                mse: sums.1 / n,
+            },
             rate: d.len() as f64 / secs,
         };
         report(&e, w);
