@@ -162,3 +162,32 @@ fn bad_shards_are_refused() {
         assert!(parse_shard(bad).is_err(), "{bad}");
     }
 }
+
+/// An exploration move must block a four (or win at once).
+#[test]
+fn a_move_that_lets_a_five_through() {
+    let b = Board::from_ascii(
+        "\
+        . . . . . . . . .\n\
+        . X X X X . . . .\n\
+        . . . . . . . . .\n\
+        . O O O . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n",
+        RuleSet::FREESTYLE,
+    )
+    .unwrap();
+    assert_eq!(b.to_move(), Color::White);
+    let at = |x, y| b.pos(x, y).unwrap();
+    assert!(lets_five_through(&b, at(4, 3)));
+    // An open four: blocking one end leaves the other.
+    assert!(lets_five_through(&b, at(0, 1)) && lets_five_through(&b, at(5, 1)));
+    let mut closed = b.clone();
+    closed.make(at(0, 1), Color::White);
+    closed.make(at(8, 8), Color::Black);
+    assert!(!lets_five_through(&closed, at(5, 1)), "blocks the four");
+    assert!(lets_five_through(&closed, at(4, 3)));
+}
