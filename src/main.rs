@@ -59,6 +59,7 @@ usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/
                                                     rebuild src/bench/reach.txt from arena records
        pbrain-sente bench net-random FILE [F H SEED]  write random net weights (the placeholder net.bin)
        pbrain-sente tune …                          fit evaluation weights to match records
+       pbrain-sente tune net …                      train the evaluation network on datagen records
        pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
                     [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]
                     [--max-plies M] [--quiet]       self-play games as training data

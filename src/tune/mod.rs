@@ -2,7 +2,9 @@
 //! arena, outside the engine's path (nothing in `eval`, `game`, `search` or
 //! `engine` imports it). `model`: features and weights; `samples`: records
 //! to training positions; `fit`: the optimiser; `codegen`: Rust arrays for
-//! `eval/weights.rs`; here: the command line and the tuning openings.
+//! `eval/weights.rs`; `net`: the evaluation network's trainer
+//! (`pbrain-sente tune net`); here: the command line and the tuning
+//! openings.
 //!
 //! Fitting the evaluation weights to game outcomes.
 //!

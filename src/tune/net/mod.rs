@@ -122,6 +122,7 @@ pub fn main_net(args: &[String]) -> i32 {
             return 2;
         }
     };
+    println!("# pbrain-sente tune net {}", args.join(" "));
     match run(&a) {
         Ok(()) => 0,
         Err(e) => {
