@@ -9,8 +9,8 @@
 #   scripts/train-net.sh [extra pbrain-sente tune net options, e.g. --epochs 40 --quiet-only]
 #
 # The recipe is reproducible: the records depend only on (RULE, SIZE, NODES,
-# GAMES, SEED) (scripts/datagen.sh), the held-out split, the initial weights
-# and the batches only on TSEED, and the weights do not depend on THREADS.
+# GAMES, SEED) (scripts/datagen.sh), the held-out games on --split-seed [1],
+# the initial weights and the batches on TSEED; THREADS changes nothing.
 # Copy the weights to src/eval/net.bin to embed them.
 #
 # Settings (environment variables, defaults in brackets):
@@ -19,11 +19,11 @@
 #            scripts/datagen.sh's settings (JOBS, SHARDS, SSHLOGIN too)
 #   DATA [net-data/RULE-NODES-GAMES-SEED.txt]  where datagen writes
 #   OUT [net.bin]  the weights; the report goes to OUT.log
-#   TSEED [1]  the trainer's seed   THREADS [all cores]
+#   TSEED [1]  the trainer's seed (initial weights, batches)   THREADS [all cores]
 set -euo pipefail
 
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
-  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 REPO=$(cd "$(dirname "$0")/.." && pwd)

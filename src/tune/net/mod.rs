@@ -6,12 +6,17 @@
 //! here: the command line and the report.
 //!
 //! Targets for the side to move: `lambda · sigmoid(score / K) + (1 −
-//! lambda) · result`, `K` the classical evaluation's scale fitted on the
-//! training positions and stored in the weights (so the net's logit times
-//! `K` is on the classical scale). Each epoch prints the training loss,
-//! the held-out loss, and the classical evaluation's loss on the same
-//! held-out positions (logit `classic / K`), cross-entropy and squared
-//! error both.
+//! lambda) · result` (a forced search score: 1 or 0 with `--mates`, else
+//! the position is skipped), `K` the classical evaluation's scale fitted on
+//! the quiet training positions and stored in the weights (so the net's
+//! logit times `K` is on the classical scale). One game in `--holdout` is
+//! held out, chosen by a hash of `--split-seed` and the game (not of the
+//! training seed, so runs with other seeds are compared on the same
+//! games). Each epoch prints the training loss, the held-out loss, and the
+//! classical evaluation's loss on the same held-out positions (logit
+//! `classic / K`), cross-entropy and squared error both, over all held-out
+//! positions and over the quiet ones (where the search evaluates
+//! statically); `--quiet-only` trains on quiet positions alone.
 
 mod data;
 mod model;
@@ -24,7 +29,7 @@ pub use train::*;
 use crate::arena::cli::{num, parse_rule, value};
 use crate::types::RuleSet;
 
-const USAGE: &str = "usage: pbrain-sente tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--k X] [--init FILE] [--out FILE] RECORDS...";
+const USAGE: &str = "usage: pbrain-sente tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] RECORDS...";
 
 /// The command line's settings.
 #[derive(Clone, Debug)]
@@ -36,6 +41,7 @@ struct Args {
     mates: bool,
     quiet_only: bool,
     holdout: u64,
+    split_seed: u64,
     k: Option<f64>,
     init: Option<String>,
     out: String,
@@ -53,6 +59,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         mates: false,
         quiet_only: false,
         holdout: 10,
+        split_seed: 1,
         k: None,
         init: None,
         out: "sente-net.bin".into(),
@@ -86,6 +93,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--threads" => t.threads = num::<usize>(o, &val()?)?.max(1),
             "--lambda" => a.lambda = num(o, &val()?)?,
             "--holdout" => a.holdout = num(o, &val()?)?,
+            "--split-seed" => a.split_seed = num(o, &val()?)?,
             "--k" => a.k = Some(num(o, &val()?)?),
             "--init" => a.init = Some(val()?),
             "--out" => a.out = val()?,
@@ -138,7 +146,7 @@ fn run(a: &Args) -> anyhow::Result<()> {
     let d = DataOptions {
         rules: a.rules,
         holdout: a.holdout,
-        seed: o.seed,
+        seed: a.split_seed,
         mates: a.mates,
         threads: o.threads,
     };

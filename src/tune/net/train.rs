@@ -5,15 +5,18 @@
 //! A batch is cut into chunks of `CHUNK` positions; each chunk's gradient
 //! is summed on its own (by whichever thread holds it) and the chunks'
 //! gradients are added in chunk order, so a run depends on its seed and
-//! options but not on the thread count.
+//! options but not on the thread count. The threads are started once a
+//! run and get each batch over a channel.
 
 use super::data::Dataset;
 use super::model::{backward, bce, forward, mse, Loss, Scratch, Shape};
 use crate::game::zobrist::SplitMix64;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 
 /// Positions per chunk: the unit of work of a thread and of the fixed
 /// summation order.
-pub const CHUNK: usize = 32;
+pub const CHUNK: usize = 16;
 
 /// Run `f(chunk, scratch)` for chunks `0..n` on up to `threads` threads
 /// (contiguous runs of chunks per thread); results in chunk order.
@@ -172,47 +175,75 @@ impl Adam {
     }
 }
 
-/// The mean gradient over positions `idx` of `d` (and the loss sums),
-/// chunk gradients added in chunk order.
-pub fn batch_gradient(
+/// Add to `g` the gradient of the loss summed over positions `idx` of
+/// `d`; returns the sums of both losses.
+fn chunk_gradient(
     sh: &Shape,
     w: &[f32],
     d: &Dataset,
     idx: &[u32],
     loss: Loss,
-    threads: usize,
-) -> (Vec<f32>, (f64, f64)) {
-    let parts = par_chunks(idx.len().div_ceil(CHUNK), threads, |c, s| {
-        let mut g = vec![0f32; sh.len()];
-        let mut l = (0.0, 0.0);
-        for &i in &idx[c * CHUNK..((c + 1) * CHUNK).min(idx.len())] {
-            let i = i as usize;
-            let sides = d.sides(i);
-            let z = forward(sh, w, sides, s);
-            let y = d.pos[i].y;
-            l.0 += bce(z as f64, y as f64);
-            l.1 += mse(z as f64, y as f64);
-            backward(sh, w, sides, loss.dz(z, y), s, &mut g);
-        }
-        (g, l)
-    });
-    let mut g = vec![0f32; sh.len()];
+    s: &mut Scratch,
+    g: &mut [f32],
+) -> (f64, f64) {
     let mut l = (0.0, 0.0);
-    for (pg, pl) in parts {
-        for (a, b) in g.iter_mut().zip(&pg) {
-            *a += b;
-        }
-        l.0 += pl.0;
-        l.1 += pl.1;
+    for &i in idx {
+        let i = i as usize;
+        let sides = d.sides(i);
+        let z = forward(sh, w, sides, s);
+        let y = d.pos[i].y;
+        l.0 += bce(z as f64, y as f64);
+        l.1 += mse(z as f64, y as f64);
+        backward(sh, w, sides, loss.dz(z, y), s, g);
     }
-    let n = idx.len().max(1) as f32;
-    for v in &mut g {
-        *v /= n;
-    }
-    (g, l)
+    l
 }
 
-/// Train `w` on `d`; `report` hears each epoch.
+/// One batch for the workers: the weights and the positions.
+struct Task {
+    w: Arc<Vec<f32>>,
+    idx: Arc<Vec<u32>>,
+}
+
+/// A chunk's gradient and loss sums.
+type ChunkGrad = (Vec<f32>, (f64, f64));
+
+/// A worker's answer: the chunks it took, each with its gradient.
+type Done = Vec<(usize, ChunkGrad)>;
+
+/// Worker `t` of `threads`: for each task, the gradients of chunks `t`,
+/// `t + threads`, ... of the batch.
+fn worker(
+    t: usize,
+    threads: usize,
+    sh: &Shape,
+    d: &Dataset,
+    loss: Loss,
+    tasks: Receiver<Task>,
+    done: Sender<Done>,
+) {
+    let mut s = Scratch::default();
+    while let Ok(task) = tasks.recv() {
+        let n = task.idx.len();
+        let out: Done = (t..n.div_ceil(CHUNK))
+            .step_by(threads)
+            .map(|c| {
+                let mut g = vec![0f32; sh.len()];
+                let idx = &task.idx[c * CHUNK..((c + 1) * CHUNK).min(n)];
+                let l = chunk_gradient(sh, &task.w, d, idx, loss, &mut s, &mut g);
+                (c, (g, l))
+            })
+            .collect();
+        drop(task); // the weights are the main thread's again
+        if done.send(out).is_err() {
+            break;
+        }
+    }
+}
+
+/// Train `w` on `d`; `report` hears each epoch. The threads live for the
+/// whole run; each batch goes to all of them (a channel each way per
+/// thread, so a failing thread stops the run instead of hanging it).
 pub fn train(
     sh: &Shape,
     w: &mut [f32],
@@ -220,6 +251,7 @@ pub fn train(
     o: &TrainOptions,
     mut report: impl FnMut(&Epoch, &[f32]),
 ) {
+    let threads = o.threads.max(1);
     let mut adam = Adam {
         m: vec![0.0; w.len()],
         v: vec![0.0; w.len()],
@@ -228,34 +260,71 @@ pub fn train(
     let mut order: Vec<u32> = (0..d.len() as u32).collect();
     let mut rng = SplitMix64::new(o.seed ^ 0x7472_6169_6e5f_7368);
     let decayed = [0..sh.bias(), sh.w1()..sh.b1(), sh.w2()..sh.b2()];
-    for epoch in 1..=o.epochs {
-        let start = std::time::Instant::now();
-        let lr = o.lr + (o.lr_end - o.lr) * (epoch - 1) as f32 / (o.epochs.max(2) - 1) as f32;
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
+    let mut weights = Arc::new(w.to_vec());
+    std::thread::scope(|scope| {
+        let mut workers = Vec::new();
+        for t in 0..threads {
+            let (task_tx, task_rx) = channel();
+            let (done_tx, done_rx) = channel();
+            scope.spawn(move || worker(t, threads, sh, d, o.loss, task_rx, done_tx));
+            workers.push((task_tx, done_rx));
         }
-        let mut sums = (0.0, 0.0);
-        for batch in order.chunks(o.batch.max(1)) {
-            let (g, l) = batch_gradient(sh, w, d, batch, o.loss, o.threads);
-            sums.0 += l.0;
-            sums.1 += l.1;
-            adam.step(w, &g, lr);
-            if o.wd > 0.0 {
-                for r in decayed.iter().cloned() {
-                    w[r].iter_mut().for_each(|v| *v -= lr * o.wd * *v);
+        let mut g = vec![0f32; sh.len()];
+        for epoch in 1..=o.epochs {
+            let start = std::time::Instant::now();
+            let lr = o.lr + (o.lr_end - o.lr) * (epoch - 1) as f32 / (o.epochs.max(2) - 1) as f32;
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            let mut sums = (0.0, 0.0);
+            for batch in order.chunks(o.batch.max(1)) {
+                let idx = Arc::new(batch.to_vec());
+                for (tx, _) in &workers {
+                    let task = Task {
+                        w: Arc::clone(&weights),
+                        idx: Arc::clone(&idx),
+                    };
+                    tx.send(task).expect("trainer thread gone");
+                }
+                let mut parts: Vec<Option<ChunkGrad>> =
+                    (0..batch.len().div_ceil(CHUNK)).map(|_| None).collect();
+                for (_, rx) in &workers {
+                    for (c, part) in rx.recv().expect("trainer thread failed") {
+                        parts[c] = Some(part);
+                    }
+                }
+                // Chunk order, whatever thread summed each chunk.
+                g.fill(0.0);
+                for (pg, pl) in parts.into_iter().map(|p| p.expect("every chunk")) {
+                    for (a, b) in g.iter_mut().zip(&pg) {
+                        *a += b;
+                    }
+                    sums.0 += pl.0;
+                    sums.1 += pl.1;
+                }
+                let n = batch.len() as f32;
+                g.iter_mut().for_each(|v| *v /= n);
+                let w = Arc::make_mut(&mut weights);
+                adam.step(w, &g, lr);
+                if o.wd > 0.0 {
+                    for r in decayed.iter().cloned() {
+                        w[r].iter_mut().for_each(|v| *v -= lr * o.wd * *v);
+                    }
                 }
             }
+            let secs = start.elapsed().as_secs_f64().max(1e-9);
+            let n = d.len().max(1) as f64;
+            let e = Epoch {
+                epoch,
+                train: Losses {
+                    bce: sums.0 / n,
+                    mse: sums.1 / n,
+                },
+                rate: d.len() as f64 / secs,
+            };
+            report(&e, &weights);
         }
-        let secs = start.elapsed().as_secs_f64().max(1e-9);
-        let n = d.len().max(1) as f64;
-        let e = Epoch {
-            epoch,
-            train: Losses {
-                bce: sums.0 / n,
-                mse: sums.1 / n,
-            },
-            rate: d.len() as f64 / secs,
-        };
-        report(&e, w);
-    }
+        drop(workers); // the threads see their channels close and end
+    });
+    w.copy_from_slice(&weights);
 }
