@@ -487,10 +487,17 @@ impl Evaluator {
         self.cells[p.idx()] = c;
         if NET {
             if let Some(n) = &mut self.net {
-                let class = c.class.map(|k| k as usize);
-                let keys = [net::keys_of(code, class, 0), net::keys_of(code, class, 1)];
+                let keys = |c: &CellEval| {
+                    let class = c.class.map(|k| k as usize);
+                    [
+                        net::keys_of(c.code, class, 0),
+                        net::keys_of(c.code, class, 1),
+                    ]
+                };
+                let was = old.live.then(|| keys(&old));
                 let (w, i) = (n.width, p.idx());
-                n.q.set_cell(&keys, &mut n.acc[i * w..(i + 1) * w], &mut n.pool, old.live);
+                let acc = &mut n.acc[i * w..(i + 1) * w];
+                n.q.set_cell(was.as_ref(), &keys(&c), acc, &mut n.pool);
             }
         }
     }

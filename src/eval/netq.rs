@@ -66,9 +66,28 @@ impl Kernel {
         v
     }
 
-    /// The fastest kernel this CPU can run.
+    /// The fastest kernel this CPU can run, unless the environment
+    /// variable `SENTE_NET_KERNEL` names another available one (`scalar`,
+    /// `sse2`, `avx2`: for measuring them side by side).
     pub fn best() -> Kernel {
-        *Kernel::available().last().expect("scalar is always there")
+        let all = Kernel::available();
+        if let Ok(name) = std::env::var("SENTE_NET_KERNEL") {
+            match all.iter().find(|k| k.name() == name) {
+                Some(&k) => return k,
+                None => log::warn!("SENTE_NET_KERNEL={name}: not available here"),
+            }
+        }
+        *all.last().expect("scalar is always there")
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => "sse2",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => "avx2",
+        }
     }
 }
 
@@ -172,35 +191,58 @@ impl QuantNet {
         &self.embed[k * self.fp..(k + 1) * self.fp]
     }
 
-    /// A cell's new keys, per colour (`[black, white]`): recompute its two
-    /// accumulators in `acc` (`2 · fp` lanes, Black's first) and add to
-    /// `pool` (the same layout) the new clipped values minus the old ones
-    /// (`old_live`: the cell was counted before; otherwise only the new).
+    /// A cell's keys changed (`new`, per colour: `[black, white]`):
+    /// bring its two accumulators in `acc` (`2 · fp` lanes, Black's first)
+    /// up to date and add to `pool` (the same layout) the new clipped values
+    /// minus the old. `old`: the keys of a counted cell, whose accumulators
+    /// change by the rows that differ; `None`: a cell joining the pool,
+    /// whose accumulators are the bias plus its six rows.
     #[inline(always)]
     pub(super) fn set_cell(
         &self,
-        keys: &[[u16; KEYS_PER_CELL]; 2],
+        old: Option<&[[u16; KEYS_PER_CELL]; 2]>,
+        new: &[[u16; KEYS_PER_CELL]; 2],
         acc: &mut [i16],
         pool: &mut [i32],
-        old_live: bool,
     ) {
         let fp = self.fp;
         assert!(acc.len() == 2 * fp && pool.len() == 2 * fp);
-        for (side, k) in keys.iter().enumerate() {
-            let rows = k.map(|k| self.row(k));
-            let a = &mut acc[side * fp..(side + 1) * fp];
-            let p = &mut pool[side * fp..(side + 1) * fp];
-            match self.kernel {
-                Kernel::Scalar => set_scalar(&self.bias, &rows, a, p, old_live),
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: SSE2 is part of every x86_64 CPU; the slices all
-                // have `fp` lanes, a multiple of 16 (checked inside).
-                Kernel::Sse2 => unsafe { x86::set_sse2(&self.bias, &rows, a, p, old_live) },
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: a `Kernel::Avx2` net is only built where the CPU
-                // has AVX2 (`with_kernel` checks `Kernel::available`).
-                Kernel::Avx2 => unsafe { x86::set_avx2(&self.bias, &rows, a, p, old_live) },
+        let sides = [0, 1].map(|side| {
+            let mut c = Change {
+                base: None,
+                subs: [&[][..]; KEYS_PER_CELL],
+                adds: [&[][..]; KEYS_PER_CELL],
+                n: 0,
+            };
+            match old {
+                None => {
+                    c.base = Some(&self.bias[..]);
+                    for (a, &k) in c.adds.iter_mut().zip(&new[side]) {
+                        *a = self.row(k);
+                    }
+                }
+                Some(old) => {
+                    for (&o, &k) in old[side].iter().zip(&new[side]) {
+                        if o != k {
+                            c.subs[c.n] = self.row(o);
+                            c.adds[c.n] = self.row(k);
+                            c.n += 1;
+                        }
+                    }
+                }
             }
+            c
+        });
+        match self.kernel {
+            Kernel::Scalar => apply_scalar(&sides, acc, pool),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of every x86_64 CPU; the slices all
+            // have `fp` lanes, a multiple of 16 (checked inside).
+            Kernel::Sse2 => unsafe { x86::apply_sse2(&sides, acc, pool) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a `Kernel::Avx2` net is only built where the CPU
+            // has AVX2 (`with_kernel` checks `Kernel::available`).
+            Kernel::Avx2 => unsafe { x86::apply_avx2(&sides, acc, pool) },
         }
     }
 
@@ -260,22 +302,63 @@ fn clip(v: i16) -> i32 {
     (v as i32).clamp(0, QA)
 }
 
-/// The scalar kernel of `set_cell` for one colour (the reference).
-fn set_scalar(
-    bias: &[i16],
-    rows: &[&[i16]; KEYS_PER_CELL],
-    acc: &mut [i16],
-    pool: &mut [i32],
-    old_live: bool,
-) {
-    for j in 0..acc.len() {
-        let mut v = bias[j];
-        for r in rows {
-            v = v.wrapping_add(r[j]);
+/// How one colour's accumulator changes (`set_cell`): from `base` (the
+/// bias: a new cell, nothing to take out of the pool) plus the six rows
+/// `adds`, or from itself (a counted cell) minus `subs[..n]` plus
+/// `adds[..n]`, the rows that differ (none: nothing to do).
+pub(super) struct Change<'a> {
+    base: Option<&'a [i16]>,
+    subs: [&'a [i16]; KEYS_PER_CELL],
+    adds: [&'a [i16]; KEYS_PER_CELL],
+    n: usize,
+}
+
+/// Rows to take out and rows to add.
+type Rows<'r, 'a> = (&'r [&'a [i16]], &'r [&'a [i16]]);
+
+impl<'a> Change<'a> {
+    /// The rows to take out and to add, all of `fp` lanes (asserted:
+    /// the SIMD kernels rely on it), or None when nothing changes.
+    #[inline(always)]
+    fn rows(&self, fp: usize) -> Option<Rows<'_, 'a>> {
+        let (subs, adds) = match self.base {
+            Some(b) => {
+                assert!(b.len() == fp);
+                (&self.subs[..0], &self.adds[..])
+            }
+            None if self.n == 0 => return None,
+            None => (&self.subs[..self.n], &self.adds[..self.n]),
+        };
+        assert!(subs.iter().chain(adds).all(|r| r.len() == fp));
+        Some((subs, adds))
+    }
+}
+
+/// The scalar kernel of `set_cell` (the reference), per colour: the new
+/// accumulator is its base minus `subs` plus `adds`, and the pool gets the
+/// new clipped value minus the old. Wrapping adds: the result is the exact
+/// sum, which fits `i16` (`TERM_LIMIT`).
+fn apply_scalar(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
+    let fp = acc.len() / 2;
+    for (side, c) in sides.iter().enumerate() {
+        let Some((subs, adds)) = c.rows(fp) else {
+            continue;
+        };
+        for j in 0..fp {
+            let a = &mut acc[side * fp + j];
+            let (mut v, old) = match c.base {
+                Some(b) => (b[j], 0),
+                None => (*a, clip(*a)),
+            };
+            for r in subs {
+                v = v.wrapping_sub(r[j]);
+            }
+            for r in adds {
+                v = v.wrapping_add(r[j]);
+            }
+            *a = v;
+            pool[side * fp + j] += clip(v) - old;
         }
-        let old = if old_live { clip(acc[j]) } else { 0 };
-        acc[j] = v;
-        pool[j] += clip(v) - old;
     }
 }
 
@@ -293,39 +376,42 @@ mod x86 {
     //! no sum leaves `i16`, a clamp to `0..=QA`, then the difference
     //! widened to 32 bits and added to the pool).
 
-    use super::{KEYS_PER_CELL, QA};
+    use super::{Change, QA};
     use std::arch::x86_64::*;
 
-    /// SAFETY (for callers): needs SSE2 (always on x86_64). Every slice has
-    /// the same length, a multiple of 16 (asserted), and the loads and
-    /// stores are unaligned ones within those slices.
+    /// SAFETY (for callers): needs SSE2 (always on x86_64). `acc` and
+    /// `pool` have `2 · fp` lanes, `fp` a multiple of 16, and every row
+    /// `fp` (asserted here and in `Change::rows`); the loads and stores are
+    /// unaligned ones within those slices.
     #[target_feature(enable = "sse2")]
-    pub(super) unsafe fn set_sse2(
-        bias: &[i16],
-        rows: &[&[i16]; KEYS_PER_CELL],
-        acc: &mut [i16],
-        pool: &mut [i32],
-        old_live: bool,
-    ) {
-        let n = acc.len();
-        assert!(n.is_multiple_of(16) && bias.len() == n && pool.len() == n);
-        assert!(rows.iter().all(|r| r.len() == n));
+    pub(super) unsafe fn apply_sse2(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
+        let fp = acc.len() / 2;
+        assert!(fp.is_multiple_of(16) && acc.len() == 2 * fp && pool.len() == 2 * fp);
         let zero = _mm_setzero_si128();
         let top = _mm_set1_epi16(QA as i16);
-        for c in (0..n).step_by(8) {
-            let mut v = _mm_loadu_si128(bias.as_ptr().add(c) as *const __m128i);
-            for r in rows {
-                v = _mm_add_epi16(v, _mm_loadu_si128(r.as_ptr().add(c) as *const __m128i));
-            }
-            let ap = acc.as_mut_ptr().add(c) as *mut __m128i;
-            let old = if old_live {
-                _mm_min_epi16(_mm_max_epi16(_mm_loadu_si128(ap), zero), top)
-            } else {
-                zero
+        for (side, ch) in sides.iter().enumerate() {
+            let Some((subs, adds)) = ch.rows(fp) else {
+                continue;
             };
-            _mm_storeu_si128(ap, v);
-            let d = _mm_sub_epi16(_mm_min_epi16(_mm_max_epi16(v, zero), top), old);
-            add_widened_sse2(pool.as_mut_ptr().add(c), d);
+            for c in (0..fp).step_by(8) {
+                let ap = acc.as_mut_ptr().add(side * fp + c) as *mut __m128i;
+                let (mut v, old) = match ch.base {
+                    Some(b) => (_mm_loadu_si128(b.as_ptr().add(c) as *const __m128i), zero),
+                    None => {
+                        let v = _mm_loadu_si128(ap);
+                        (v, _mm_min_epi16(_mm_max_epi16(v, zero), top))
+                    }
+                };
+                for r in subs {
+                    v = _mm_sub_epi16(v, _mm_loadu_si128(r.as_ptr().add(c) as *const __m128i));
+                }
+                for r in adds {
+                    v = _mm_add_epi16(v, _mm_loadu_si128(r.as_ptr().add(c) as *const __m128i));
+                }
+                _mm_storeu_si128(ap, v);
+                let d = _mm_sub_epi16(_mm_min_epi16(_mm_max_epi16(v, zero), top), old);
+                add_widened_sse2(pool.as_mut_ptr().add(side * fp + c), d);
+            }
         }
     }
 
@@ -355,34 +441,45 @@ mod x86 {
     }
 
     /// SAFETY (for callers): needs AVX2 (the caller checked the CPU);
-    /// slices as in `set_sse2`.
+    /// slices as in `apply_sse2`.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn set_avx2(
-        bias: &[i16],
-        rows: &[&[i16]; KEYS_PER_CELL],
-        acc: &mut [i16],
-        pool: &mut [i32],
-        old_live: bool,
-    ) {
-        let n = acc.len();
-        assert!(n.is_multiple_of(16) && bias.len() == n && pool.len() == n);
-        assert!(rows.iter().all(|r| r.len() == n));
+    pub(super) unsafe fn apply_avx2(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
+        let fp = acc.len() / 2;
+        assert!(fp.is_multiple_of(16) && acc.len() == 2 * fp && pool.len() == 2 * fp);
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(QA as i16);
-        for c in (0..n).step_by(16) {
-            let mut v = _mm256_loadu_si256(bias.as_ptr().add(c) as *const __m256i);
-            for r in rows {
-                v = _mm256_add_epi16(v, _mm256_loadu_si256(r.as_ptr().add(c) as *const __m256i));
-            }
-            let ap = acc.as_mut_ptr().add(c) as *mut __m256i;
-            let old = if old_live {
-                _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(ap), zero), top)
-            } else {
-                zero
+        for (side, ch) in sides.iter().enumerate() {
+            let Some((subs, adds)) = ch.rows(fp) else {
+                continue;
             };
-            _mm256_storeu_si256(ap, v);
-            let d = _mm256_sub_epi16(_mm256_min_epi16(_mm256_max_epi16(v, zero), top), old);
-            add_widened_avx2(pool.as_mut_ptr().add(c), d);
+            for c in (0..fp).step_by(16) {
+                let ap = acc.as_mut_ptr().add(side * fp + c) as *mut __m256i;
+                let (mut v, old) = match ch.base {
+                    Some(b) => (
+                        _mm256_loadu_si256(b.as_ptr().add(c) as *const __m256i),
+                        zero,
+                    ),
+                    None => {
+                        let v = _mm256_loadu_si256(ap);
+                        (v, _mm256_min_epi16(_mm256_max_epi16(v, zero), top))
+                    }
+                };
+                for r in subs {
+                    v = _mm256_sub_epi16(
+                        v,
+                        _mm256_loadu_si256(r.as_ptr().add(c) as *const __m256i),
+                    );
+                }
+                for r in adds {
+                    v = _mm256_add_epi16(
+                        v,
+                        _mm256_loadu_si256(r.as_ptr().add(c) as *const __m256i),
+                    );
+                }
+                _mm256_storeu_si256(ap, v);
+                let d = _mm256_sub_epi16(_mm256_min_epi16(_mm256_max_epi16(v, zero), top), old);
+                add_widened_avx2(pool.as_mut_ptr().add(side * fp + c), d);
+            }
         }
     }
 
@@ -476,17 +573,28 @@ mod tests {
                 .iter()
                 .map(|_| (vec![0i16; 2 * fp], vec![0i32; 2 * fp]))
                 .collect();
+            let mut keys = [[0u16; KEYS_PER_CELL]; 2];
+            let mut live = false;
             for step in 0..500 {
-                let keys: [[u16; KEYS_PER_CELL]; 2] =
-                    [0, 1].map(|_| [0; KEYS_PER_CELL].map(|_| rng.below(rows() as u64) as u16));
-                let live = step % 3 != 0;
-                let remove = step % 5 == 0;
-                for (q, (acc, pool)) in nets.iter().zip(states.iter_mut()) {
-                    q.set_cell(&keys, acc, pool, live);
-                    if remove {
-                        q.remove_cell(acc, pool);
+                // A new cell (all six rows), a counted one whose keys
+                // change (one key or several), or a filled one.
+                let old = keys;
+                for side in &mut keys {
+                    for (i, k) in side.iter_mut().enumerate() {
+                        if !live || i == step % KEYS_PER_CELL || rng.below(4) == 0 {
+                            *k = rng.below(rows() as u64) as u16;
+                        }
                     }
                 }
+                let remove = live && step % 5 == 0;
+                for (q, (acc, pool)) in nets.iter().zip(states.iter_mut()) {
+                    if remove {
+                        q.remove_cell(acc, pool);
+                    } else {
+                        q.set_cell(live.then_some(&old), &keys, acc, pool);
+                    }
+                }
+                live = !remove;
                 for (k, s) in kernels.iter().zip(&states).skip(1) {
                     assert_eq!(s, &states[0], "{k:?} at step {step}");
                 }
