@@ -112,6 +112,8 @@ pub struct Scratch {
     /// First layer before the clamp.
     pub(crate) a: Vec<f32>,
     dx: Vec<f32>,
+    /// One cell's gradient with respect to its `acc`.
+    dacc: Vec<f32>,
 }
 
 /// Forward pass of one position (its two sides' cells): the logit. Keeps
@@ -184,7 +186,8 @@ pub fn backward(
     for v in &mut s.dx {
         *v /= POOL_DIV;
     }
-    let mut dacc = vec![0f32; f];
+    s.dacc.resize(f, 0.0);
+    let dacc = &mut s.dacc;
     let (embed_g, rest) = g.split_at_mut(sh.bias());
     let bias_g = &mut rest[..f];
     for (i, cell) in sides.0.iter().chain(sides.1).enumerate() {
@@ -195,12 +198,12 @@ pub fn backward(
         for ((d, &a), &p) in dacc.iter_mut().zip(acc).zip(dp) {
             *d = if a > 0.0 && a < 1.0 { cnt * p } else { 0.0 };
         }
-        for (b, d) in bias_g.iter_mut().zip(&dacc) {
+        for (b, d) in bias_g.iter_mut().zip(dacc.iter()) {
             *b += d;
         }
         for &k in &cell.keys {
             let row = &mut embed_g[k as usize * f..(k as usize + 1) * f];
-            for (r, d) in row.iter_mut().zip(&dacc) {
+            for (r, d) in row.iter_mut().zip(dacc.iter()) {
                 *r += d;
             }
         }
