@@ -61,7 +61,8 @@
 //!   (`threat.rs`), time manager (`time.rs`), watchdog, Lazy SMP helpers
 //!   (`smp.rs`), and `params.rs`: every tunable of the search.
 //! - `src/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
-//!   fits `eval/weights.rs` to arena records.
+//!   fits `eval/weights.rs` to arena records, and the network's trainer
+//!   (`tune/net/`, `pbrain-sente tune net`) on `datagen` records.
 //! - `src/datagen/`: the self-play data generator (`pbrain-sente datagen`)
 //!   and the record format its games are written in (`datagen/record.rs`),
 //!   read by the net trainer and the policy fitter.

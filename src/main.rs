@@ -1,15 +1,16 @@
 //! `pbrain-sente`: the Gomocup brain binary. Thin: logging to stderr, then the
 //! protocol loop (default) or a subcommand.
 //!
-//! `pbrain-sente [--no-threats] [--leaf-vcf]`: the protocol loop; the flags
-//! switch search features off or on for A/B matches in the arena.
+//! `pbrain-sente [--no-threats] [--leaf-vcf] [--eval classic|net] [--net FILE]`:
+//! the protocol loop; the flags switch search features off or on for A/B
+//! matches in the arena.
 //! `pbrain-sente bench …`: the bench (see `sente::bench`).
 //! `pbrain-sente tune …`: fit the evaluation weights to arena records
 //! (see `sente::tune`). `pbrain-sente datagen …`: self-play training data
 //! (see `sente::datagen`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
 
-use sente::engine::SearchOptions;
+use sente::engine::{EvalKind, SearchOptions};
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -26,10 +27,33 @@ fn main() -> anyhow::Result<()> {
         std::process::exit(sente::datagen::main_datagen(&args[1..]));
     }
     let mut options = SearchOptions::default();
-    for a in &args {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
             "--no-threats" => options.root_threats = false,
             "--leaf-vcf" => options.leaf_vcf = true,
+            "--eval" => match it.next().and_then(|v| EvalKind::parse(v)) {
+                Some(k) => options.eval = k,
+                None => {
+                    eprintln!("pbrain-sente: --eval takes classic or net\n{USAGE}");
+                    std::process::exit(2);
+                }
+            },
+            "--net" => {
+                let Some(path) = it.next() else {
+                    eprintln!("pbrain-sente: --net takes a weights file\n{USAGE}");
+                    std::process::exit(2);
+                };
+                let loaded = std::fs::read(path)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|b| sente::eval::net::NetWeights::from_bytes(&b))
+                    .and_then(|w| sente::eval::netq::install(&w));
+                if let Err(e) = loaded {
+                    eprintln!("pbrain-sente: --net {path}: {e}");
+                    std::process::exit(2);
+                }
+                options.eval = EvalKind::Net;
+            }
             // Not the protocol loop: a person at a terminal asked.
             "--help" | "-h" => {
                 println!("{USAGE}");
@@ -50,18 +74,23 @@ fn main() -> anyhow::Result<()> {
 }
 
 const USAGE: &str = "\
-usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/stdout
-       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval]
+usage: pbrain-sente [--no-threats] [--leaf-vcf] [--eval classic|net] [--net FILE]
+                                                    the Gomocup protocol on stdin/stdout
+       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [--eval classic|net]
                                                     bench; its node count is the signature
        pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all]
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/bench/reach.txt from arena records
+       pbrain-sente bench net-random FILE [F H SEED]  write random net weights (the placeholder net.bin)
        pbrain-sente tune …                          fit evaluation weights to match records
+       pbrain-sente tune net …                      train the evaluation network on datagen records
        pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
                     [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]
                     [--max-plies M] [--quiet]       self-play games as training data
        pbrain-sente --help | --version
   --no-threats  no threat solver (VCF/VCT) at the root
   --leaf-vcf    VCF at the horizon (off by default)
+  --eval E      static evaluation: classic (default) or net (the learned net)
+  --net FILE    the net's weights from FILE instead of the built-in ones (implies --eval net)
 Logs go to stderr; RUST_LOG=debug shows the search.";

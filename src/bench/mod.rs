@@ -14,7 +14,7 @@ mod reach_make;
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{Engine, Limits};
+use crate::engine::{Engine, EvalKind, Limits, SearchOptions};
 use crate::eval::Evaluator;
 use crate::game::zobrist::SplitMix64;
 use crate::game::{Board, Pos};
@@ -186,9 +186,19 @@ impl BenchReport {
     }
 }
 
-fn run_one(spec: &Spec, limits: Limits, threads: usize, tt_bytes: usize) -> BenchLine {
+fn run_one(
+    spec: &Spec,
+    limits: Limits,
+    threads: usize,
+    tt_bytes: usize,
+    eval: EvalKind,
+) -> BenchLine {
     let board = board_of(spec);
-    let mut engine = Engine::with_table_bytes(tt_bytes);
+    let options = SearchOptions {
+        eval,
+        ..SearchOptions::default()
+    };
+    let mut engine = Engine::with_table_bytes_and(tt_bytes, options);
     engine.set_threads(threads as i64);
     engine.prepare(); // the table is built before the clock starts
     let t0 = Instant::now();
@@ -213,20 +223,25 @@ fn run_one(spec: &Spec, limits: Limits, threads: usize, tt_bytes: usize) -> Benc
 }
 
 /// Search every position with the limits `limits` makes (fresh table each).
-fn run_all(limits: impl Fn() -> Limits, threads: usize) -> BenchReport {
-    run_all_with(limits, threads, BENCH_TT_BYTES)
+fn run_all(limits: impl Fn() -> Limits, threads: usize, eval: EvalKind) -> BenchReport {
+    run_all_with(limits, threads, BENCH_TT_BYTES, eval)
 }
 
 /// `run_all` with a table of `tt_bytes` for each position.
-fn run_all_with(limits: impl Fn() -> Limits, threads: usize, tt_bytes: usize) -> BenchReport {
-    // Build the pattern tables first so they are not timed.
+fn run_all_with(
+    limits: impl Fn() -> Limits,
+    threads: usize,
+    tt_bytes: usize,
+    eval: EvalKind,
+) -> BenchReport {
+    // Build the pattern tables (and the net) first so they are not timed.
     for s in POSITIONS {
-        let _ = Evaluator::new(&board_of(s));
+        let _ = Evaluator::with_kind(&board_of(s), eval);
     }
     let t0 = Instant::now();
     let lines: Vec<BenchLine> = POSITIONS
         .iter()
-        .map(|s| run_one(s, limits(), threads, tt_bytes))
+        .map(|s| run_one(s, limits(), threads, tt_bytes, eval))
         .collect();
     BenchReport {
         total_nodes: lines.iter().map(|l| l.nodes).sum(),
@@ -235,24 +250,31 @@ fn run_all_with(limits: impl Fn() -> Limits, threads: usize, tt_bytes: usize) ->
     }
 }
 
-/// Search every position to `depth` (the signature run).
+/// Search every position to `depth` (the signature run, with the classical
+/// evaluation).
 pub fn run_bench(depth: u32) -> BenchReport {
+    run_bench_eval(depth, EvalKind::Classic)
+}
+
+/// `run_bench` with the evaluation `eval`.
+pub fn run_bench_eval(depth: u32, eval: EvalKind) -> BenchReport {
     run_all(
         || Limits {
             max_depth: Some(depth),
             ..Limits::default()
         },
         1,
+        eval,
     )
 }
 
 /// Search every position for `ms` milliseconds (depth reached per position).
-pub fn run_timed(ms: u64) -> BenchReport {
-    run_timed_threads(ms, 1)
+pub fn run_timed(ms: u64, eval: EvalKind) -> BenchReport {
+    run_timed_threads(ms, 1, eval)
 }
 
 /// `run_timed` with `threads` search threads (Lazy SMP).
-pub fn run_timed_threads(ms: u64, threads: usize) -> BenchReport {
+pub fn run_timed_threads(ms: u64, threads: usize, eval: EvalKind) -> BenchReport {
     // A turn limit whose hard limit, after the time manager's margin, is about `ms`.
     run_all(
         || Limits {
@@ -260,6 +282,7 @@ pub fn run_timed_threads(ms: u64, threads: usize) -> BenchReport {
             ..Limits::default()
         },
         threads,
+        eval,
     )
 }
 
@@ -277,7 +300,7 @@ pub fn pages_speed(depth: u32, mb: usize, rounds: usize) -> Vec<(f64, f64)> {
             let mut pair = [0.0; 2];
             for (i, huge) in [false, true].into_iter().enumerate() {
                 crate::hugepages::set_enabled(huge);
-                pair[i] = run_all_with(limits, 1, mb << 20).nps();
+                pair[i] = run_all_with(limits, 1, mb << 20, EvalKind::Classic).nps();
             }
             crate::hugepages::set_enabled(true);
             (pair[0], pair[1])
@@ -305,8 +328,9 @@ impl EvalSpeed {
 }
 
 /// Make and unmake random near moves on every bench position, keeping the
-/// evaluation current incrementally, then by recomputing it from scratch.
-pub fn eval_speed(rounds: usize) -> EvalSpeed {
+/// evaluation (`eval`) current incrementally, then by recomputing it from
+/// scratch.
+pub fn eval_speed(rounds: usize, eval: EvalKind) -> EvalSpeed {
     let boards: Vec<Board> = POSITIONS.iter().map(board_of).collect();
     let mut rng = SplitMix64::new(2024);
     let mut plans: Vec<Vec<Pos>> = Vec::new();
@@ -326,7 +350,7 @@ pub fn eval_speed(rounds: usize) -> EvalSpeed {
     let mut updates = 0u64;
     for (b, picks) in boards.iter().zip(&plans) {
         let mut b = b.clone();
-        let mut ev = Evaluator::new(&b);
+        let mut ev = Evaluator::with_kind(&b, eval);
         for &p in picks {
             b.play(p);
             ev.update(&b, p);
@@ -343,10 +367,10 @@ pub fn eval_speed(rounds: usize) -> EvalSpeed {
         let mut b = b.clone();
         for &p in picks {
             b.play(p);
-            let ev = Evaluator::new(&b);
+            let ev = Evaluator::with_kind(&b, eval);
             check2 += ev.evaluate(b.to_move()) as i64;
             b.unmake();
-            let _ = std::hint::black_box(Evaluator::new(&b));
+            let _ = std::hint::black_box(Evaluator::with_kind(&b, eval));
         }
     }
     let scratch = t1.elapsed();
@@ -355,6 +379,34 @@ pub fn eval_speed(rounds: usize) -> EvalSpeed {
         updates,
         incremental_ns: incremental.as_nanos() as f64 / updates.max(1) as f64,
         scratch_ns: scratch.as_nanos() as f64 / updates.max(1) as f64,
+    }
+}
+
+/// `bench net-random FILE [F H SEED]`: write random net weights
+/// (`eval::net::random`, 16 16 36 by default) to FILE: the placeholder
+/// `src/eval/net.bin` until trained weights replace it, or a file for
+/// tests of the loader.
+fn net_random(args: &[String]) -> i32 {
+    let Some(out) = args.first() else {
+        eprintln!("usage: pbrain-sente bench net-random FILE [F H SEED]");
+        return 2;
+    };
+    let num = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+    let (f, h, seed) = (num(1, 16) as usize, num(2, 16) as usize, num(3, 36));
+    let w = crate::eval::net::random(f, h, seed);
+    if let Err(e) = w.check() {
+        eprintln!("pbrain-sente: {e}");
+        return 2;
+    }
+    match std::fs::write(out, w.to_bytes()) {
+        Ok(()) => {
+            println!("wrote {out}: random({f}, {h}, {seed})");
+            0
+        }
+        Err(e) => {
+            eprintln!("pbrain-sente: cannot write {out}: {e}");
+            1
+        }
     }
 }
 
@@ -382,18 +434,58 @@ fn print_report(r: &BenchReport) {
     println!("TT hit rate     : {:.1}%", r.tt_hit_rate() * 100.0);
 }
 
-/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach …]`;
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach …] [--eval classic|net]`;
 /// `args` are the words after `bench`. Returns the process exit code.
+/// `--eval net` runs the depth, time, threads and eval benches with the
+/// net (the signature is the classical evaluation's).
 pub fn main_bench(args: &[String]) -> i32 {
-    match args.first().map(String::as_str) {
+    let mut eval = EvalKind::Classic;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--eval" {
+            match it.next().and_then(|v| EvalKind::parse(v)) {
+                Some(k) => eval = k,
+                None => {
+                    eprintln!("pbrain-sente bench: --eval takes classic or net");
+                    return 2;
+                }
+            }
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    if eval == EvalKind::Net {
+        let q = crate::eval::netq::default_net();
+        println!(
+            "Evaluation      : net f={} h={}, kernel {}",
+            q.f,
+            q.hidden(),
+            q.kernel().name()
+        );
+    }
+    let args = &rest[..];
+    let first = args.first().map(String::as_str);
+    if eval != EvalKind::Classic
+        && matches!(
+            first,
+            Some("pages" | "reach" | "reach-make" | "reach-claims" | "net-random")
+        )
+    {
+        eprintln!(
+            "pbrain-sente bench: --eval applies to the depth, time, threads and eval benches"
+        );
+        return 2;
+    }
+    match first {
         None => {
-            let r = run_bench(DEFAULT_DEPTH);
+            let r = run_bench_eval(DEFAULT_DEPTH, eval);
             print_report(&r);
             0
         }
         Some("time") => {
             let ms = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1_000);
-            let r = run_timed(ms);
+            let r = run_timed(ms, eval);
             print_report(&r);
             println!("Mean depth in {ms} ms: {:.1}", mean_depth(&r));
             0
@@ -405,8 +497,8 @@ pub fn main_bench(args: &[String]) -> i32 {
             let ms = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(500);
             let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2);
             let n = n.clamp(1, crate::search::MAX_THREADS);
-            let one = run_timed_threads(ms, 1);
-            let many = run_timed_threads(ms, n);
+            let one = run_timed_threads(ms, 1, eval);
+            let many = run_timed_threads(ms, n, eval);
             println!(
                 "{:<8} {:>12} {:>12} {:>10}",
                 "threads", "nodes", "nodes/s", "mean depth"
@@ -451,8 +543,10 @@ pub fn main_bench(args: &[String]) -> i32 {
             0
         }
         Some("reach") | Some("reach-make") | Some("reach-claims") => reach::main_reach(args),
+        Some("net-random") => net_random(&args[1..]),
         Some("eval") => {
-            let e = eval_speed(20_000);
+            let rounds = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
+            let e = eval_speed(rounds, eval);
             println!("Updates         : {}", e.updates);
             println!("Incremental (ns): {:.0}", e.incremental_ns);
             println!("From scratch(ns): {:.0}", e.scratch_ns);
@@ -461,12 +555,12 @@ pub fn main_bench(args: &[String]) -> i32 {
         }
         Some(d) => match d.parse::<u32>() {
             Ok(depth) if (1..=60).contains(&depth) => {
-                let r = run_bench(depth);
+                let r = run_bench_eval(depth, eval);
                 print_report(&r);
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE]]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE]] [--eval classic|net]");
                 2
             }
         },
@@ -561,7 +655,7 @@ mod tests {
             }
         }
         assert!(updates > 0);
-        let e = eval_speed(ROUNDS);
+        let e = eval_speed(ROUNDS, EvalKind::Classic);
         assert_eq!(e.updates, updates);
         assert!(e.incremental_ns > 0.0 && e.scratch_ns > 0.0, "{e:?}");
     }

@@ -40,7 +40,7 @@ use crate::search::{
 use crate::types::{Color, RuleSet, Score};
 
 pub use crate::search::time::Limits;
-pub use crate::search::{SearchInfo, SearchOptions, DEFAULT_MEMORY};
+pub use crate::search::{EvalKind, SearchInfo, SearchOptions, DEFAULT_MEMORY};
 pub use legal::Chosen;
 use legal::{choose, finished, is_legal, legal_choice};
 use ponder::Ponder;
@@ -110,9 +110,14 @@ impl Engine {
     /// no memory cap on its threads (bench: the same table whatever the
     /// budget).
     pub fn with_table_bytes(bytes: usize) -> Self {
+        Engine::with_table_bytes_and(bytes, SearchOptions::default())
+    }
+
+    /// `with_table_bytes` whose searches use `options` (bench `--eval`).
+    pub fn with_table_bytes_and(bytes: usize, options: SearchOptions) -> Self {
         Engine {
             table_bytes: Some(bytes),
-            ..Engine::new(SearchOptions::default())
+            ..Engine::new(options)
         }
     }
 

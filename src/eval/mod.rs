@@ -46,14 +46,48 @@
 //! combination table of their own, where a forbidden shape falls in the
 //! `Forbidden` class, worth nothing.
 
+pub mod net;
+pub mod netq;
 pub mod weights;
+
+use std::sync::Arc;
 
 use crate::game::board::{Board, Pos, EMPTY};
 use crate::game::pattern::{line_code, table, Pattern, PatternTable};
 use crate::hugepages::HugeTable;
 use crate::types::{Color, Rule, Score};
 
+use netq::QuantNet;
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
+
+/// Which evaluation `Evaluator::evaluate` gives: the classical pattern
+/// score (the default), or the learned net (`net`, `netq`). Threat
+/// classes and counters, which move generation, pruning and the threat
+/// solver read, are the same under both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    #[default]
+    Classic,
+    Net,
+}
+
+impl EvalKind {
+    /// `classic` or `net`.
+    pub fn parse(s: &str) -> Option<EvalKind> {
+        match s {
+            "classic" => Some(EvalKind::Classic),
+            "net" => Some(EvalKind::Net),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Classic => "classic",
+            EvalKind::Net => "net",
+        }
+    }
+}
 
 /// Nibble code of a line: the `Pattern` (0..=10), or `DOUBLE_FOUR_CODE`
 /// for a `Flex4` line that holds two separate fours (renju needs to know).
@@ -158,6 +192,40 @@ pub struct Evaluator {
     undo: Vec<(u32, CellEval)>,
     /// Per `push`: the undo log's length and the totals before it.
     frames: Vec<Frame>,
+    /// The net's state, only with `EvalKind::Net` (Classic pays nothing
+    /// for it: the updates are compiled twice, `NET` true and false).
+    net: Option<Box<NetState>>,
+}
+
+/// The net's incremental state (see `netq`).
+#[derive(Clone)]
+struct NetState {
+    q: Arc<QuantNet>,
+    /// Lanes per cell: `2 · fp`, Black's accumulator first.
+    width: usize,
+    /// Per cell, its two accumulators (meaningful for live cells).
+    acc: Vec<i16>,
+    /// Per colour the pooled clipped accumulators (`width` lanes).
+    pool: Vec<i32>,
+    /// Beside `Evaluator::undo`, entry for entry: the cell's accumulators
+    /// as they were.
+    undo: Vec<i16>,
+    /// Per `push`: the pools before it.
+    pools: Vec<i32>,
+}
+
+impl NetState {
+    fn new(q: Arc<QuantNet>, cells: usize) -> NetState {
+        let width = 2 * q.fp;
+        NetState {
+            q,
+            width,
+            acc: vec![0; cells * width],
+            pool: vec![0; width],
+            undo: Vec::new(),
+            pools: Vec::new(),
+        }
+    }
 }
 
 /// What `pop` restores besides the cells.
@@ -170,8 +238,35 @@ struct Frame {
 }
 
 impl Evaluator {
-    /// Evaluate `board` from scratch.
+    /// Evaluate `board` from scratch (classical evaluation).
     pub fn new(board: &Board) -> Evaluator {
+        Evaluator::build(board, None)
+    }
+
+    /// Evaluate `board` from scratch with `kind` (the net: the default
+    /// one, `netq::default_net`).
+    pub fn with_kind(board: &Board, kind: EvalKind) -> Evaluator {
+        match kind {
+            EvalKind::Classic => Evaluator::new(board),
+            EvalKind::Net => Evaluator::with_net(board, netq::default_net()),
+        }
+    }
+
+    /// Evaluate `board` from scratch with the net `q`.
+    pub fn with_net(board: &Board, q: Arc<QuantNet>) -> Evaluator {
+        let n = board.stride() * (board.height() + 2 * crate::game::board::PAD);
+        Evaluator::build(board, Some(Box::new(NetState::new(q, n))))
+    }
+
+    /// Which evaluation `evaluate` gives.
+    pub fn kind(&self) -> EvalKind {
+        match self.net {
+            None => EvalKind::Classic,
+            Some(_) => EvalKind::Net,
+        }
+    }
+
+    fn build(board: &Board, net: Option<Box<NetState>>) -> Evaluator {
         let rule = board.rules().rule;
         let n = board.stride() * (board.height() + 2 * crate::game::board::PAD);
         let c = combos();
@@ -191,9 +286,14 @@ impl Evaluator {
             counts: [[0; CLASSES]; 2],
             undo: Vec::new(),
             frames: Vec::new(),
+            net,
         };
         for &p in board.cells() {
-            ev.refresh(board, p);
+            if ev.net.is_some() {
+                ev.refresh::<true>(board, p);
+            } else {
+                ev.refresh::<false>(board, p);
+            }
         }
         ev
     }
@@ -202,7 +302,11 @@ impl Evaluator {
     /// from `p` (the board already shows the change).
     #[inline]
     pub fn update(&mut self, board: &Board, p: Pos) {
-        self.refresh_around(board, p, false);
+        if self.net.is_some() {
+            self.refresh_around::<true>(board, p, false);
+        } else {
+            self.refresh_around::<false>(board, p, false);
+        }
     }
 
     /// `update` for a stone just placed on `p`, remembering the cells it
@@ -216,24 +320,42 @@ impl Evaluator {
             ototal: self.ototal,
             counts: self.counts,
         });
-        self.refresh_around(board, p, true);
+        if let Some(n) = &mut self.net {
+            n.pools.extend_from_slice(&n.pool);
+            self.refresh_around::<true>(board, p, true);
+        } else {
+            self.refresh_around::<false>(board, p, true);
+        }
+    }
+
+    /// Log cell `i` on the undo stack as it is now (and, with `NET`, its
+    /// accumulators).
+    #[inline(always)]
+    fn save<const NET: bool>(&mut self, i: usize) {
+        self.undo.push((i as u32, self.cells[i]));
+        if NET {
+            if let Some(n) = &mut self.net {
+                let w = n.width;
+                n.undo.extend_from_slice(&n.acc[i * w..(i + 1) * w]);
+            }
+        }
     }
 
     /// Refresh `p` and the empty cells within `reach` of it on its four
     /// lines (each in that line's direction only); with `save`, log each
     /// cell on the undo stack before it changes.
     #[inline(always)]
-    fn refresh_around(&mut self, board: &Board, p: Pos, save: bool) {
+    fn refresh_around<const NET: bool>(&mut self, board: &Board, p: Pos, save: bool) {
         if save {
-            self.undo.push((p.idx() as u32, self.cells[p.idx()]));
+            self.save::<NET>(p.idx());
         }
-        self.refresh(board, p);
+        self.refresh::<NET>(board, p);
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..=self.reach {
                 for q in [p.offset(k * off), p.offset(-k * off)] {
                     if board.cell(q) == EMPTY {
-                        self.refresh_line(board, q, d, save);
+                        self.refresh_line::<NET>(board, q, d, save);
                     }
                 }
             }
@@ -246,7 +368,7 @@ impl Evaluator {
     /// Both colours' codes come from one table load and are applied as
     /// read (`set_codes`), not looked up again.
     #[inline(always)]
-    fn refresh_line(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
+    fn refresh_line<const NET: bool>(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
         let [b, w] = self.table.both(board.line_key(q, d));
         let new = [line_code(b), line_code(w)];
         let shift = 4 * d;
@@ -255,22 +377,22 @@ impl Evaluator {
             // Not in the totals yet (cannot happen to a cell a stone sees
             // from afar, but a full refresh is always right).
             if save {
-                self.undo.push((q.idx() as u32, *c));
+                self.save::<NET>(q.idx());
             }
-            self.refresh(board, q);
+            self.refresh::<NET>(board, q);
             return;
         }
         if (c.code[0] >> shift) & 15 == new[0] && (c.code[1] >> shift) & 15 == new[1] {
             return;
         }
-        if save {
-            self.undo.push((q.idx() as u32, *c));
-        }
         let mut code = c.code;
+        if save {
+            self.save::<NET>(q.idx());
+        }
         for (k, n) in new.into_iter().enumerate() {
             code[k] = (code[k] & !(15 << shift)) | (n << shift);
         }
-        self.set_codes(q, code);
+        self.set_codes::<NET>(q, code);
     }
 
     /// Undo the last `push` (the board has taken its stone back). Returns
@@ -280,6 +402,17 @@ impl Evaluator {
         let Some(f) = self.frames.pop() else {
             return false;
         };
+        if let Some(n) = &mut self.net {
+            let w = n.width;
+            for (j, &(i, _)) in self.undo.iter().enumerate().skip(f.undo_len).rev() {
+                let i = i as usize;
+                n.acc[i * w..(i + 1) * w].copy_from_slice(&n.undo[j * w..(j + 1) * w]);
+            }
+            n.undo.truncate(f.undo_len * w);
+            let at = n.pools.len() - w;
+            n.pool.copy_from_slice(&n.pools[at..]);
+            n.pools.truncate(at);
+        }
         for &(i, c) in self.undo[f.undo_len..].iter().rev() {
             self.cells[i as usize] = c;
         }
@@ -293,11 +426,18 @@ impl Evaluator {
     /// Recompute all four line codes of cell `p`, then its class and value
     /// (an occupied cell leaves the totals).
     #[inline]
-    fn refresh(&mut self, board: &Board, p: Pos) {
+    fn refresh<const NET: bool>(&mut self, board: &Board, p: Pos) {
         if board.cell(p) != EMPTY {
             let c = self.cells[p.idx()];
             if c.live {
                 self.remove_from_totals(&c);
+                if NET {
+                    if let Some(n) = &mut self.net {
+                        let w = n.width;
+                        let i = p.idx();
+                        n.q.remove_cell(&n.acc[i * w..(i + 1) * w], &mut n.pool);
+                    }
+                }
             }
             self.cells[p.idx()] = CellEval::default();
             return;
@@ -308,7 +448,7 @@ impl Evaluator {
             code[0] |= line_code(b) << (4 * d);
             code[1] |= line_code(w) << (4 * d);
         }
-        self.set_codes(p, code);
+        self.set_codes::<NET>(p, code);
     }
 
     /// Take a live cell's values and classes out of the totals.
@@ -325,7 +465,7 @@ impl Evaluator {
     /// and values from the combination tables, and count it in the totals
     /// in place of what it held.
     #[inline(always)]
-    fn set_codes(&mut self, p: Pos, code: [u16; 2]) {
+    fn set_codes<const NET: bool>(&mut self, p: Pos, code: [u16; 2]) {
         let old = self.cells[p.idx()];
         if old.live {
             self.remove_from_totals(&old);
@@ -345,6 +485,21 @@ impl Evaluator {
             self.counts[ci][k] += 1;
         }
         self.cells[p.idx()] = c;
+        if NET {
+            if let Some(n) = &mut self.net {
+                let keys = |c: &CellEval| {
+                    let class = c.class.map(|k| k as usize);
+                    [
+                        net::keys_of(c.code, class, 0),
+                        net::keys_of(c.code, class, 1),
+                    ]
+                };
+                let was = old.live.then(|| keys(&old));
+                let (w, i) = (n.width, p.idx());
+                let acc = &mut n.acc[i * w..(i + 1) * w];
+                n.q.set_cell(was.as_ref(), &keys(&c), acc, &mut n.pool);
+            }
+        }
     }
 
     /// The threat class a stone of `color` on the empty cell `p` makes.
@@ -417,9 +572,24 @@ impl Evaluator {
         self.total[color.index()]
     }
 
-    /// Static score for `stm`, the side to move.
+    /// Static score for `stm`, the side to move: the net's under
+    /// `EvalKind::Net`, else the classical one.
     #[inline]
     pub fn evaluate(&self, stm: Color) -> Score {
+        match &self.net {
+            None => self.classic(stm),
+            Some(n) => n.q.score(&n.pool, stm),
+        }
+    }
+
+    /// The net's logit of `stm`'s win probability (None under Classic).
+    pub fn net_logit(&self, stm: Color) -> Option<f32> {
+        self.net.as_ref().map(|n| n.q.logit(&n.pool, stm))
+    }
+
+    /// The classical static score for `stm`, whichever `kind`.
+    #[inline]
+    pub fn classic(&self, stm: Color) -> Score {
         let own = self.total[stm.index()];
         let opp = self.ototal[stm.opposite().index()];
         (own - opp + weights::THREAT_MASK_VALUE[threat_mask(self, stm)])
@@ -432,6 +602,17 @@ impl Evaluator {
             && self.ototal == other.ototal
             && self.counts == other.counts
             && self.cells == other.cells
+            && match (&self.net, &other.net) {
+                (Some(a), Some(b)) => {
+                    let w = a.width;
+                    a.pool == b.pool
+                        && self.cells.iter().enumerate().all(|(i, c)| {
+                            !c.live || a.acc[i * w..(i + 1) * w] == b.acc[i * w..(i + 1) * w]
+                        })
+                }
+                (None, None) => true,
+                _ => false,
+            }
     }
 }
 

@@ -535,6 +535,7 @@ mod tests {
     fn command_line_search_options_reach_the_searcher() {
         let off = SearchOptions {
             root_threats: false,
+            eval: crate::engine::EvalKind::Net,
             ..SearchOptions::default()
         };
         let mut s = Session::with_options(off);

@@ -109,6 +109,7 @@ impl Deepening<'_> {
                     max_depth,
                     stop: &helpers_stop,
                     nodes: &helper_nodes,
+                    eval: tree.pos.ev.kind(),
                 };
                 let spawned = std::thread::Builder::new()
                     .name(format!("helper-{}", i + 1))

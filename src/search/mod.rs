@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use crate::eval::EvalKind;
 use crate::game::{Board, Pos};
 use crate::types::Score;
 use time::TimePlan;
@@ -159,6 +160,9 @@ pub struct SearchOptions {
     /// and 14–26 at 300 ms per move against the version without: the
     /// solver's cost per leaf outweighs what it finds.
     pub leaf_vcf: bool,
+    /// The static evaluation: classical (default) or the learned net
+    /// (`eval::net`), for A/B matches until one wins.
+    pub eval: EvalKind,
 }
 
 impl Default for SearchOptions {
@@ -166,6 +170,7 @@ impl Default for SearchOptions {
         SearchOptions {
             root_threats: true,
             leaf_vcf: false,
+            eval: EvalKind::Classic,
         }
     }
 }
@@ -337,7 +342,7 @@ impl Searcher {
             .then(|| req.start + Duration::from_millis(plan.hard_ms));
         let watchdog = Watchdog::start(req.stop.clone(), deadline);
         let stop = watchdog.flag();
-        let pos = Position::new(board);
+        let pos = Position::with_eval(board, self.options.eval);
         let mut tree = Tree::new(
             pos,
             &self.tt,

@@ -11,7 +11,7 @@
 //! Under renju, Black's forbidden points are never generated.
 
 use crate::eval::weights::{classify, Class};
-use crate::eval::Evaluator;
+use crate::eval::{EvalKind, Evaluator};
 use crate::game::board::{Board, Pos, EMPTY};
 use crate::game::pattern::{table, Pattern};
 use crate::game::rules;
@@ -25,7 +25,12 @@ pub struct Position<'a> {
 
 impl<'a> Position<'a> {
     pub fn new(board: &'a mut Board) -> Position<'a> {
-        let ev = Evaluator::new(board);
+        Position::with_eval(board, EvalKind::Classic)
+    }
+
+    /// A position whose evaluator scores with `kind`.
+    pub fn with_eval(board: &'a mut Board, kind: EvalKind) -> Position<'a> {
+        let ev = Evaluator::with_kind(board, kind);
         Position { board, ev }
     }
 

@@ -65,6 +65,8 @@ pub(super) struct HelperJob<'a> {
     pub(super) stop: &'a AtomicBool,
     /// Nodes of all helpers, added after each iteration (for reports).
     pub(super) nodes: &'a AtomicU64,
+    /// The main thread's evaluation, which each helper's own evaluator uses.
+    pub(super) eval: crate::eval::EvalKind,
 }
 
 impl HelperJob<'_> {
@@ -73,7 +75,7 @@ impl HelperJob<'_> {
     /// so the threads fill the table with different parts of the tree.
     pub(super) fn run(self, st: &mut HelperState, board: &mut Board) {
         let mut tree = Tree::new(
-            Position::new(board),
+            Position::with_eval(board, self.eval),
             self.tt,
             &mut st.ord,
             &mut st.threat,

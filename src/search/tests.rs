@@ -321,6 +321,7 @@ fn four_then_open_three_is_a_win_at_depth_one() {
     s.options = SearchOptions {
         root_threats: false,
         leaf_vcf: false,
+        ..SearchOptions::default()
     };
     let r2 = s.search(&mut b2, &depth_req(1), &mut |_| {});
     assert_eq!(b2.xy(r2.best), (6, 5));
@@ -582,4 +583,49 @@ fn a_lone_move_pv_gets_the_tables_reply() {
     let mut lone = vec![m];
     complete_pv(&tt, &mut b, &mut lone);
     assert_eq!(lone, vec![m]);
+}
+
+/// With the net as evaluation (`SearchOptions::eval`) the search runs
+/// under every rule, is deterministic, plays no renju forbidden point and
+/// differs from the classical search (its leaves are the net's scores);
+/// the threat code is the same, so helpers and all still find an open four.
+#[test]
+fn net_evaluation_searches_under_every_rule() {
+    for rule in Rule::ALL {
+        let mut seen = vec![];
+        for eval in [EvalKind::Classic, EvalKind::Net, EvalKind::Net] {
+            let mut b = Board::from_ascii(OPENING_15, rules_of(rule)).unwrap();
+            let mut s = Searcher::with_tt_bytes(1 << 20);
+            s.options.eval = eval;
+            let r = s.search(&mut b, &depth_req(4), &mut |_| {});
+            assert!(b.in_board(r.best) && b.is_empty(r.best), "{rule:?}");
+            if rule == Rule::Renju && b.to_move() == Color::Black {
+                assert!(!rules::is_forbidden(&b, r.best));
+            }
+            seen.push((r.nodes, r.score, r.best));
+        }
+        assert_eq!(
+            seen[1], seen[2],
+            "{rule:?}: the net search is deterministic"
+        );
+        assert_ne!(seen[0], seen[1], "{rule:?}: the net changes the search");
+    }
+    let open_four = "
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . X X X . . . . .
+        . . . . . . . . . . . .
+        . . . . . O . . . . . .
+        . . . . . . . O . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . O";
+    let mut b = Board::from_ascii(open_four, rules_of(Rule::Freestyle)).unwrap();
+    let mut s = Searcher::with_tt_bytes(1 << 20);
+    s.options.root_threats = false;
+    s.options.eval = EvalKind::Net;
+    s.set_threads(2);
+    let r = s.search(&mut b, &depth_req(5), &mut |_| {});
+    assert!([(3, 2), (7, 2)].contains(&b.xy(r.best)));
+    assert!(r.score >= MATE_BOUND_TEST, "{}", r.score);
+    assert_eq!(s.helper_counts().0, 1);
 }

@@ -2,7 +2,9 @@
 //! arena, outside the engine's path (nothing in `eval`, `game`, `search` or
 //! `engine` imports it). `model`: features and weights; `samples`: records
 //! to training positions; `fit`: the optimiser; `codegen`: Rust arrays for
-//! `eval/weights.rs`; here: the command line and the tuning openings.
+//! `eval/weights.rs`; `net`: the evaluation network's trainer
+//! (`pbrain-sente tune net`); here: the command line and the tuning
+//! openings.
 //!
 //! Fitting the evaluation weights to game outcomes.
 //!
@@ -39,6 +41,7 @@ pub(crate) use crate::types::{Color, RuleSet};
 mod codegen;
 mod fit;
 mod model;
+pub mod net;
 mod samples;
 
 pub use codegen::*;
@@ -78,9 +81,13 @@ pub fn random_openings(count: usize, size: usize, seed: u64) -> Vec<String> {
     out
 }
 
+/// `pbrain-sente tune net …`: the network trainer (`net`). Otherwise
 /// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES... | --make-openings N [--seed S] [--size N]`
 /// Returns the process exit status.
 pub fn main_tune(args: &[String]) -> i32 {
+    if args.first().map(String::as_str) == Some("net") {
+        return net::main_net(&args[1..]);
+    }
     let mut rules = RuleSet::FREESTYLE;
     let mut size = 15usize;
     let mut o = FitOptions {

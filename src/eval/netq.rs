@@ -1,0 +1,720 @@
+//! The net's integer inference (`eval::net` defines the form), kept
+//! incrementally by the evaluator.
+//!
+//! At load the float weights are quantized: embeddings and bias as `i16`
+//! with 1.0 = `QA` (each clamped to `TERM_LIMIT`, so that the bias plus six
+//! rows can never leave `i16`: the sums are exact whatever the order), the
+//! head stays `f32` with the pooling's scale folded into `W1`. Per empty
+//! cell and colour the evaluator keeps the accumulator (`bias + six rows`,
+//! `fp` lanes: `f` rounded up to 16, the extra lanes zero) and per colour
+//! the pooled sum of the clipped accumulators (`clamp(acc, 0, QA)`, `i32`).
+//! When a cell's line codes change (`Evaluator::set_codes`) its two
+//! accumulators are recomputed from their six rows and the pool gets the
+//! new clipped values minus the old; a cell that is filled leaves the pool;
+//! `pop` copies the accumulators and pools back from its undo log.
+//!
+//! The per-cell work has three kernels giving identical integers: AVX2
+//! (chosen at run time where the CPU has it), SSE2 (every x86_64) and
+//! scalar (everywhere else, and the reference the tests compare with). The
+//! head is scalar `f32` in a fixed order (vectorised over hidden units by
+//! the compiler, which keeps each unit's sum in order), so every kernel
+//! gives the same score.
+
+use std::sync::{Arc, OnceLock};
+
+use anyhow::Result;
+
+use super::net::{NetWeights, KEYS_PER_CELL, POOL_DIV, ROWS};
+use crate::types::{Color, Score};
+
+/// The accumulators' scale: 1.0 is `QA`, so the clipped range is `0..=QA`.
+pub const QA: i32 = 256;
+
+/// Largest magnitude of one quantized embedding or bias value: seven of
+/// them (bias and six rows) sum within `i16`. At `QA` = 256 that is 18.3
+/// in floats, beyond anything the clipped range [0, 1] can use.
+pub const TERM_LIMIT: i32 = i16::MAX as i32 / (KEYS_PER_CELL as i32 + 1);
+
+/// Accumulator lanes are padded to a multiple of this (one AVX2 register).
+pub const LANES: usize = 16;
+
+/// Which implementation of the per-cell work runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    Scalar,
+    #[cfg(target_arch = "x86_64")]
+    Sse2,
+    /// Only ever built after `is_x86_feature_detected!("avx2")` said yes
+    /// (`Kernel::available`).
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernel {
+    /// Every kernel this CPU can run, best last.
+    pub fn available() -> Vec<Kernel> {
+        #[allow(unused_mut)]
+        let mut v = vec![Kernel::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SSE2 is part of x86_64.
+            v.push(Kernel::Sse2);
+            if std::arch::is_x86_feature_detected!("avx2") {
+                v.push(Kernel::Avx2);
+            }
+        }
+        v
+    }
+
+    /// The fastest kernel this CPU can run, unless the environment
+    /// variable `SENTE_NET_KERNEL` names another available one (`scalar`,
+    /// `sse2`, `avx2`: for measuring them side by side).
+    pub fn best() -> Kernel {
+        let all = Kernel::available();
+        if let Ok(name) = std::env::var("SENTE_NET_KERNEL") {
+            match all.iter().find(|k| k.name() == name) {
+                Some(&k) => return k,
+                None => log::warn!("SENTE_NET_KERNEL={name}: not available here"),
+            }
+        }
+        *all.last().expect("scalar is always there")
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => "sse2",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => "avx2",
+        }
+    }
+}
+
+/// The quantized network.
+#[derive(Debug)]
+pub struct QuantNet {
+    /// Features, and accumulator lanes (`f` rounded up to `LANES`).
+    pub f: usize,
+    pub fp: usize,
+    /// Hidden units, and `h` rounded up to 8 (the head's blocks).
+    h: usize,
+    hp: usize,
+    k: f32,
+    /// `ROWS × fp`, then the bias (`fp`).
+    embed: Vec<i16>,
+    bias: Vec<i16>,
+    /// `2f × hp`, input-major, scaled by `1 / (QA · POOL_DIV)`.
+    w1t: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    kernel: Kernel,
+    /// The float weights it was made from.
+    pub weights: NetWeights,
+}
+
+/// Head units per block (a fixed order of sums, whatever the compiler
+/// vectorises).
+const HB: usize = 8;
+
+fn quantize(x: f32) -> i16 {
+    ((x * QA as f32).round() as i32).clamp(-TERM_LIMIT, TERM_LIMIT) as i16
+}
+
+impl QuantNet {
+    /// Quantize `w` (checked) for the best kernel of this CPU.
+    pub fn new(w: &NetWeights) -> Result<QuantNet> {
+        QuantNet::with_kernel(w, Kernel::best())
+    }
+
+    /// Quantize `w` for the kernel `kernel` (one of `Kernel::available`).
+    pub fn with_kernel(w: &NetWeights, kernel: Kernel) -> Result<QuantNet> {
+        w.check()?;
+        anyhow::ensure!(
+            Kernel::available().contains(&kernel),
+            "kernel {kernel:?} not available on this CPU"
+        );
+        let (f, h) = (w.f, w.h);
+        let fp = f.div_ceil(LANES) * LANES;
+        let hp = h.div_ceil(HB) * HB;
+        let mut embed = vec![0i16; ROWS * fp];
+        for r in 0..ROWS {
+            for j in 0..f {
+                embed[r * fp + j] = quantize(w.embed[r * f + j]);
+            }
+        }
+        let mut bias = vec![0i16; fp];
+        for (q, &x) in bias.iter_mut().zip(&w.bias) {
+            *q = quantize(x);
+        }
+        let scale = 1.0 / (QA as f32 * POOL_DIV);
+        let mut w1t = vec![0f32; 2 * f * hp];
+        for u in 0..h {
+            for i in 0..2 * f {
+                w1t[i * hp + u] = w.w1[u * 2 * f + i] * scale;
+            }
+        }
+        let mut b1 = vec![0f32; hp];
+        b1[..h].copy_from_slice(&w.b1);
+        let mut w2 = vec![0f32; hp];
+        w2[..h].copy_from_slice(&w.w2);
+        Ok(QuantNet {
+            f,
+            fp,
+            h,
+            hp,
+            k: w.k,
+            embed,
+            bias,
+            w1t,
+            b1,
+            w2,
+            b2: w.b2,
+            kernel,
+            weights: w.clone(),
+        })
+    }
+
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.h
+    }
+
+    /// Row `k` of the embedding table (`fp` lanes).
+    #[inline(always)]
+    fn row(&self, k: u16) -> &[i16] {
+        let k = k as usize;
+        &self.embed[k * self.fp..(k + 1) * self.fp]
+    }
+
+    /// A cell's keys changed (`new`, per colour: `[black, white]`):
+    /// bring its two accumulators in `acc` (`2 · fp` lanes, Black's first)
+    /// up to date and add to `pool` (the same layout) the new clipped values
+    /// minus the old. `old`: the keys of a counted cell, whose accumulators
+    /// change by the rows that differ; `None`: a cell joining the pool,
+    /// whose accumulators are the bias plus its six rows.
+    #[inline(always)]
+    pub(super) fn set_cell(
+        &self,
+        old: Option<&[[u16; KEYS_PER_CELL]; 2]>,
+        new: &[[u16; KEYS_PER_CELL]; 2],
+        acc: &mut [i16],
+        pool: &mut [i32],
+    ) {
+        let fp = self.fp;
+        assert!(acc.len() == 2 * fp && pool.len() == 2 * fp);
+        let sides = [0, 1].map(|side| {
+            let mut c = Change {
+                base: None,
+                subs: [&[][..]; KEYS_PER_CELL],
+                adds: [&[][..]; KEYS_PER_CELL],
+                n: 0,
+            };
+            match old {
+                None => {
+                    c.base = Some(&self.bias[..]);
+                    for (a, &k) in c.adds.iter_mut().zip(&new[side]) {
+                        *a = self.row(k);
+                    }
+                }
+                Some(old) => {
+                    for (&o, &k) in old[side].iter().zip(&new[side]) {
+                        if o != k {
+                            c.subs[c.n] = self.row(o);
+                            c.adds[c.n] = self.row(k);
+                            c.n += 1;
+                        }
+                    }
+                }
+            }
+            c
+        });
+        match self.kernel {
+            Kernel::Scalar => apply_scalar(&sides, acc, pool),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of every x86_64 CPU; the slices all
+            // have `fp` lanes, a multiple of 16 (checked inside).
+            Kernel::Sse2 => unsafe { x86::apply_sse2(&sides, acc, pool) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a `Kernel::Avx2` net is only built where the CPU
+            // has AVX2 (`with_kernel` checks `Kernel::available`).
+            Kernel::Avx2 => unsafe { x86::apply_avx2(&sides, acc, pool) },
+        }
+    }
+
+    /// A counted cell was filled: take its two clipped accumulators out of
+    /// `pool`.
+    #[inline(always)]
+    pub(super) fn remove_cell(&self, acc: &[i16], pool: &mut [i32]) {
+        assert!(acc.len() == 2 * self.fp && pool.len() == 2 * self.fp);
+        match self.kernel {
+            Kernel::Scalar => remove_scalar(acc, pool),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `set_cell` (SSE2 is x86_64's baseline).
+            Kernel::Sse2 => unsafe { x86::remove_sse2(acc, pool) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `set_cell` (built only where AVX2 is).
+            Kernel::Avx2 => unsafe { x86::remove_avx2(acc, pool) },
+        }
+    }
+
+    /// The logit for `stm` from the two pools (`2 · fp` lanes, Black's
+    /// first).
+    pub fn logit(&self, pool: &[i32], stm: Color) -> f32 {
+        let (f, fp, hp) = (self.f, self.fp, self.hp);
+        let (s, o) = (stm.index() * fp, stm.opposite().index() * fp);
+        let mut out = self.b2;
+        for u0 in (0..hp).step_by(HB) {
+            let mut z = [0f32; HB];
+            z.copy_from_slice(&self.b1[u0..u0 + HB]);
+            for i in 0..2 * f {
+                let x = if i < f { pool[s + i] } else { pool[o + i - f] } as f32;
+                let w = &self.w1t[i * hp + u0..i * hp + u0 + HB];
+                for (zl, &wl) in z.iter_mut().zip(w) {
+                    *zl += wl * x;
+                }
+            }
+            for (&zl, &wl) in z.iter().zip(&self.w2[u0..u0 + HB]) {
+                out += wl * zl.clamp(0.0, 1.0);
+            }
+        }
+        out
+    }
+
+    /// The engine's score for `stm` from the two pools.
+    #[inline]
+    pub fn score(&self, pool: &[i32], stm: Color) -> Score {
+        self.weights.score(self.logit(pool, stm))
+    }
+
+    /// Score units per logit.
+    pub fn k(&self) -> f32 {
+        self.k
+    }
+}
+
+#[inline(always)]
+fn clip(v: i16) -> i32 {
+    (v as i32).clamp(0, QA)
+}
+
+/// How one colour's accumulator changes (`set_cell`): from `base` (the
+/// bias: a new cell, nothing to take out of the pool) plus the six rows
+/// `adds`, or from itself (a counted cell) minus `subs[..n]` plus
+/// `adds[..n]`, the rows that differ (none: nothing to do).
+pub(super) struct Change<'a> {
+    base: Option<&'a [i16]>,
+    subs: [&'a [i16]; KEYS_PER_CELL],
+    adds: [&'a [i16]; KEYS_PER_CELL],
+    n: usize,
+}
+
+/// Rows to take out and rows to add.
+type Rows<'r, 'a> = (&'r [&'a [i16]], &'r [&'a [i16]]);
+
+impl<'a> Change<'a> {
+    /// The rows to take out and to add, all of `fp` lanes (asserted:
+    /// the SIMD kernels rely on it), or None when nothing changes.
+    #[inline(always)]
+    fn rows(&self, fp: usize) -> Option<Rows<'_, 'a>> {
+        let (subs, adds) = match self.base {
+            Some(b) => {
+                assert!(b.len() == fp);
+                (&self.subs[..0], &self.adds[..])
+            }
+            None if self.n == 0 => return None,
+            None => (&self.subs[..self.n], &self.adds[..self.n]),
+        };
+        assert!(subs.iter().chain(adds).all(|r| r.len() == fp));
+        Some((subs, adds))
+    }
+}
+
+/// The scalar kernel of `set_cell` (the reference), per colour: the new
+/// accumulator is its base minus `subs` plus `adds`, and the pool gets the
+/// new clipped value minus the old. Wrapping adds: the result is the exact
+/// sum, which fits `i16` (`TERM_LIMIT`).
+fn apply_scalar(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
+    let fp = acc.len() / 2;
+    for (side, c) in sides.iter().enumerate() {
+        let Some((subs, adds)) = c.rows(fp) else {
+            continue;
+        };
+        for j in 0..fp {
+            let a = &mut acc[side * fp + j];
+            let (mut v, old) = match c.base {
+                Some(b) => (b[j], 0),
+                None => (*a, clip(*a)),
+            };
+            for r in subs {
+                v = v.wrapping_sub(r[j]);
+            }
+            for r in adds {
+                v = v.wrapping_add(r[j]);
+            }
+            *a = v;
+            pool[side * fp + j] += clip(v) - old;
+        }
+    }
+}
+
+/// The scalar kernel of `remove_cell`.
+fn remove_scalar(acc: &[i16], pool: &mut [i32]) {
+    for (p, &a) in pool.iter_mut().zip(acc) {
+        *p -= clip(a);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! SSE2 and AVX2 kernels: the scalar kernels' arithmetic, 8 or 16
+    //! lanes at a time (wrapping 16-bit adds, which are exact here because
+    //! no sum leaves `i16`, a clamp to `0..=QA`, then the difference
+    //! widened to 32 bits and added to the pool).
+
+    use super::{Change, QA};
+    use std::arch::x86_64::*;
+
+    /// SAFETY (for callers): needs SSE2 (always on x86_64). `acc` and
+    /// `pool` have `2 · fp` lanes, `fp` a multiple of 16, and every row
+    /// `fp` (asserted here and in `Change::rows`); the loads and stores are
+    /// unaligned ones within those slices.
+    #[target_feature(enable = "sse2")]
+    pub(super) unsafe fn apply_sse2(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
+        let fp = acc.len() / 2;
+        assert!(fp.is_multiple_of(16) && acc.len() == 2 * fp && pool.len() == 2 * fp);
+        let zero = _mm_setzero_si128();
+        let top = _mm_set1_epi16(QA as i16);
+        for (side, ch) in sides.iter().enumerate() {
+            let Some((subs, adds)) = ch.rows(fp) else {
+                continue;
+            };
+            for c in (0..fp).step_by(8) {
+                let ap = acc.as_mut_ptr().add(side * fp + c) as *mut __m128i;
+                let (mut v, old) = match ch.base {
+                    Some(b) => (_mm_loadu_si128(b.as_ptr().add(c) as *const __m128i), zero),
+                    None => {
+                        let v = _mm_loadu_si128(ap);
+                        (v, _mm_min_epi16(_mm_max_epi16(v, zero), top))
+                    }
+                };
+                for r in subs {
+                    v = _mm_sub_epi16(v, _mm_loadu_si128(r.as_ptr().add(c) as *const __m128i));
+                }
+                for r in adds {
+                    v = _mm_add_epi16(v, _mm_loadu_si128(r.as_ptr().add(c) as *const __m128i));
+                }
+                _mm_storeu_si128(ap, v);
+                let d = _mm_sub_epi16(_mm_min_epi16(_mm_max_epi16(v, zero), top), old);
+                add_widened_sse2(pool.as_mut_ptr().add(side * fp + c), d);
+            }
+        }
+    }
+
+    /// `pool[0..8] += d` (eight signed 16-bit lanes widened).
+    #[inline(always)]
+    unsafe fn add_widened_sse2(pool: *mut i32, d: __m128i) {
+        let lo = _mm_srai_epi32(_mm_unpacklo_epi16(d, d), 16);
+        let hi = _mm_srai_epi32(_mm_unpackhi_epi16(d, d), 16);
+        let p0 = pool as *mut __m128i;
+        let p1 = pool.add(4) as *mut __m128i;
+        _mm_storeu_si128(p0, _mm_add_epi32(_mm_loadu_si128(p0), lo));
+        _mm_storeu_si128(p1, _mm_add_epi32(_mm_loadu_si128(p1), hi));
+    }
+
+    /// SAFETY: as `set_sse2`.
+    #[target_feature(enable = "sse2")]
+    pub(super) unsafe fn remove_sse2(acc: &[i16], pool: &mut [i32]) {
+        let n = acc.len();
+        assert!(n.is_multiple_of(16) && pool.len() == n);
+        let zero = _mm_setzero_si128();
+        let top = _mm_set1_epi16(QA as i16);
+        for c in (0..n).step_by(8) {
+            let a = _mm_loadu_si128(acc.as_ptr().add(c) as *const __m128i);
+            let d = _mm_sub_epi16(zero, _mm_min_epi16(_mm_max_epi16(a, zero), top));
+            add_widened_sse2(pool.as_mut_ptr().add(c), d);
+        }
+    }
+
+    /// SAFETY (for callers): needs AVX2 (the caller checked the CPU);
+    /// slices as in `apply_sse2`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn apply_avx2(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
+        let fp = acc.len() / 2;
+        assert!(fp.is_multiple_of(16) && acc.len() == 2 * fp && pool.len() == 2 * fp);
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(QA as i16);
+        for (side, ch) in sides.iter().enumerate() {
+            let Some((subs, adds)) = ch.rows(fp) else {
+                continue;
+            };
+            for c in (0..fp).step_by(16) {
+                let ap = acc.as_mut_ptr().add(side * fp + c) as *mut __m256i;
+                let (mut v, old) = match ch.base {
+                    Some(b) => (
+                        _mm256_loadu_si256(b.as_ptr().add(c) as *const __m256i),
+                        zero,
+                    ),
+                    None => {
+                        let v = _mm256_loadu_si256(ap);
+                        (v, _mm256_min_epi16(_mm256_max_epi16(v, zero), top))
+                    }
+                };
+                for r in subs {
+                    v = _mm256_sub_epi16(
+                        v,
+                        _mm256_loadu_si256(r.as_ptr().add(c) as *const __m256i),
+                    );
+                }
+                for r in adds {
+                    v = _mm256_add_epi16(
+                        v,
+                        _mm256_loadu_si256(r.as_ptr().add(c) as *const __m256i),
+                    );
+                }
+                _mm256_storeu_si256(ap, v);
+                let d = _mm256_sub_epi16(_mm256_min_epi16(_mm256_max_epi16(v, zero), top), old);
+                add_widened_avx2(pool.as_mut_ptr().add(side * fp + c), d);
+            }
+        }
+    }
+
+    /// `pool[0..16] += d` (sixteen signed 16-bit lanes widened).
+    #[inline(always)]
+    unsafe fn add_widened_avx2(pool: *mut i32, d: __m256i) {
+        let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(d));
+        let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(d, 1));
+        let p0 = pool as *mut __m256i;
+        let p1 = pool.add(8) as *mut __m256i;
+        _mm256_storeu_si256(p0, _mm256_add_epi32(_mm256_loadu_si256(p0), lo));
+        _mm256_storeu_si256(p1, _mm256_add_epi32(_mm256_loadu_si256(p1), hi));
+    }
+
+    /// SAFETY: as `set_avx2`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn remove_avx2(acc: &[i16], pool: &mut [i32]) {
+        let n = acc.len();
+        assert!(n.is_multiple_of(16) && pool.len() == n);
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(QA as i16);
+        for c in (0..n).step_by(16) {
+            let a = _mm256_loadu_si256(acc.as_ptr().add(c) as *const __m256i);
+            let d = _mm256_sub_epi16(zero, _mm256_min_epi16(_mm256_max_epi16(a, zero), top));
+            add_widened_avx2(pool.as_mut_ptr().add(c), d);
+        }
+    }
+}
+
+/// The net `--eval net` uses: the one `install` was given, or else the
+/// embedded weights (`net::embedded`), quantized once.
+pub fn default_net() -> Arc<QuantNet> {
+    DEFAULT
+        .get_or_init(|| {
+            Arc::new(QuantNet::new(super::net::embedded()).expect("the embedded net quantizes"))
+        })
+        .clone()
+}
+
+static DEFAULT: OnceLock<Arc<QuantNet>> = OnceLock::new();
+
+/// Use `w` instead of the embedded weights for every evaluator built with
+/// the net from now on (`pbrain-sente --net FILE`). Only before the first
+/// use: fails once the default net is fixed.
+pub fn install(w: &NetWeights) -> Result<()> {
+    let q = Arc::new(QuantNet::new(w)?);
+    DEFAULT
+        .set(q)
+        .map_err(|_| anyhow::anyhow!("the net is already in use; install it first"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::net::{forward_f32, random, rows};
+    use crate::eval::Evaluator;
+    use crate::game::board::Board;
+    use crate::game::testutil::random_empty;
+    use crate::game::zobrist::SplitMix64;
+    use crate::types::{Rule, RuleSet};
+
+    fn net(f: usize, h: usize, seed: u64, kernel: Kernel) -> Arc<QuantNet> {
+        Arc::new(QuantNet::with_kernel(&random(f, h, seed), kernel).unwrap())
+    }
+
+    /// The kernels on raw rows, extremes included (every lane at
+    /// `±TERM_LIMIT`, so sums reach the ends of `i16`): the same
+    /// accumulators and pools as the scalar kernel, for new and for
+    /// counted cells, and for removal.
+    #[test]
+    fn every_kernel_matches_scalar_on_raw_rows() {
+        let mut rng = SplitMix64::new(99);
+        let kernels = Kernel::available();
+        for f in [16, 40] {
+            let mut w = random(f, 4, 5);
+            // Some rows at the limits, the rest spread beyond the clip.
+            for (i, x) in w.embed.iter_mut().enumerate() {
+                *x = match i % 7 {
+                    0 => 100.0,
+                    1 => -100.0,
+                    _ => (rng.below(2001) as f32 - 1000.0) / 400.0,
+                };
+            }
+            let nets: Vec<QuantNet> = kernels
+                .iter()
+                .map(|&k| QuantNet::with_kernel(&w, k).unwrap())
+                .collect();
+            let fp = nets[0].fp;
+            assert_eq!(fp % LANES, 0);
+            let mut states: Vec<(Vec<i16>, Vec<i32>)> = kernels
+                .iter()
+                .map(|_| (vec![0i16; 2 * fp], vec![0i32; 2 * fp]))
+                .collect();
+            let mut keys = [[0u16; KEYS_PER_CELL]; 2];
+            let mut live = false;
+            for step in 0..500 {
+                // A new cell (all six rows), a counted one whose keys
+                // change (one key or several), or a filled one.
+                let old = keys;
+                for side in &mut keys {
+                    for (i, k) in side.iter_mut().enumerate() {
+                        if !live || i == step % KEYS_PER_CELL || rng.below(4) == 0 {
+                            *k = rng.below(rows() as u64) as u16;
+                        }
+                    }
+                }
+                let remove = live && step % 5 == 0;
+                for (q, (acc, pool)) in nets.iter().zip(states.iter_mut()) {
+                    if remove {
+                        q.remove_cell(acc, pool);
+                    } else {
+                        q.set_cell(live.then_some(&old), &keys, acc, pool);
+                    }
+                }
+                live = !remove;
+                for (k, s) in kernels.iter().zip(&states).skip(1) {
+                    assert_eq!(s, &states[0], "{k:?} at step {step}");
+                }
+            }
+            // The extremes were reached and the pools moved.
+            let (acc, pool) = &states[0];
+            assert!(acc.iter().any(|&a| a > QA as i16 * 4));
+            assert!(acc.iter().any(|&a| a < -(QA as i16) * 4));
+            assert!(pool.iter().any(|&p| p != 0));
+        }
+        #[cfg(target_arch = "x86_64")]
+        assert!(kernels.contains(&Kernel::Sse2));
+    }
+
+    /// Every rule, plain and continuous: random makes, takebacks (both
+    /// through `update`) and push/pop sequences with a random net; after
+    /// each step the incremental state equals one built from scratch, for
+    /// every kernel, and all kernels give the same score.
+    #[test]
+    fn incremental_equals_scratch_under_every_rule_for_every_kernel() {
+        let kernels = Kernel::available();
+        let mut checks = 0;
+        for (i, rule) in Rule::ALL.into_iter().enumerate() {
+            for continuous in [false, true] {
+                let rules = RuleSet { rule, continuous };
+                let seed = 1000 + i as u64 * 2 + continuous as u64;
+                let nets: Vec<_> = kernels.iter().map(|&k| net(16, 8, seed, k)).collect();
+                let mut rng = SplitMix64::new(seed);
+                let mut b = Board::square(15, rules).unwrap();
+                let mut evs: Vec<Evaluator> = nets
+                    .iter()
+                    .map(|q| Evaluator::with_net(&b, q.clone()))
+                    .collect();
+                let mut pushed = 0;
+                for _ in 0..150 {
+                    let r = rng.below(10);
+                    if r < 3 && pushed > 0 {
+                        b.unmake().unwrap();
+                        evs.iter_mut().for_each(|ev| assert!(ev.pop()));
+                        pushed -= 1;
+                    } else if r == 3 && pushed == 0 && b.move_count() > 0 {
+                        let m = b.unmake().unwrap();
+                        evs.iter_mut().for_each(|ev| ev.update(&b, m.pos));
+                    } else if b.empty_cells().count() > 10 {
+                        let p = random_empty(&mut rng, &b).unwrap();
+                        if r == 9 && continuous && pushed == 0 {
+                            b.make_neutral(p);
+                            evs.iter_mut().for_each(|ev| ev.update(&b, p));
+                        } else {
+                            b.play(p);
+                            evs.iter_mut().for_each(|ev| ev.push(&b, p));
+                            pushed += 1;
+                        }
+                    }
+                    for (ev, q) in evs.iter().zip(&nets) {
+                        let fresh = Evaluator::with_net(&b, q.clone());
+                        assert!(ev.same_as(&fresh), "{rules:?} {:?}\n{b}", q.kernel());
+                        for c in [Color::Black, Color::White] {
+                            assert_eq!(ev.evaluate(c), evs[0].evaluate(c));
+                            assert_eq!(ev.net_logit(c), fresh.net_logit(c));
+                        }
+                        checks += 1;
+                    }
+                }
+            }
+        }
+        assert!(checks >= 1200 * kernels.len(), "{checks}");
+    }
+
+    /// The integer net against the float reference on boards from random
+    /// play: within 0.02 of a logit (about 15 score units at k = 772), and
+    /// scores that differ by the rounding of that at most.
+    #[test]
+    fn quantized_output_is_close_to_the_float_reference() {
+        let mut worst = 0f32;
+        let mut spread = (f32::MAX, f32::MIN);
+        for rule in Rule::ALL {
+            let rules = RuleSet {
+                rule,
+                continuous: false,
+            };
+            for (f, h) in [(16, 16), (32, 8)] {
+                let w = random(f, h, 17 + f as u64);
+                let q = Arc::new(QuantNet::new(&w).unwrap());
+                let mut rng = SplitMix64::new(f as u64 + rule as u64);
+                let mut b = Board::square(15, rules).unwrap();
+                let mut ev = Evaluator::with_net(&b, q.clone());
+                for _ in 0..60 {
+                    let p = random_empty(&mut rng, &b).unwrap();
+                    b.play(p);
+                    ev.push(&b, p);
+                    for c in [Color::Black, Color::White] {
+                        let want = forward_f32(&w, &ev, &b, c);
+                        let got = ev.net_logit(c).unwrap();
+                        worst = worst.max((want - got).abs());
+                        spread = (spread.0.min(want), spread.1.max(want));
+                        let (s, t) = (ev.evaluate(c), w.score(want));
+                        assert!((s - t).abs() <= 16, "{s} vs {t}");
+                    }
+                }
+            }
+        }
+        eprintln!("worst logit error {worst}, spread {spread:?}");
+        assert!(worst < 0.02, "worst logit error {worst}");
+        // The outputs vary: the comparison is not between constants.
+        assert!(spread.1 - spread.0 > 0.5, "{spread:?}");
+    }
+
+    /// The Classic evaluator carries no net; `with_kind` picks the
+    /// embedded one, whose scores follow its float weights.
+    #[test]
+    fn kinds_build_what_they_say() {
+        let b = Board::square(15, RuleSet::FREESTYLE).unwrap();
+        assert_eq!(Evaluator::new(&b).kind(), crate::eval::EvalKind::Classic);
+        assert_eq!(Evaluator::new(&b).net_logit(Color::Black), None);
+        let ev = Evaluator::with_kind(&b, crate::eval::EvalKind::Net);
+        assert_eq!(ev.kind(), crate::eval::EvalKind::Net);
+        let q = default_net();
+        let want = forward_f32(&q.weights, &ev, &b, Color::Black);
+        assert!((ev.net_logit(Color::Black).unwrap() - want).abs() < 0.02);
+        assert_eq!(q.kernel(), Kernel::best());
+    }
+}
