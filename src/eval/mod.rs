@@ -214,6 +214,27 @@ struct NetState {
     pools: Vec<i32>,
 }
 
+/// `dst.copy_from_slice(src)` for the net's lanes (a multiple of 16, so
+/// whole 32- or 64-byte blocks: fixed-size copies the compiler keeps
+/// inline, where a copy of run-time length calls `memcpy`).
+#[inline(always)]
+fn copy_lanes<T: Copy + Default>(dst: &mut [T], src: &[T]) {
+    assert_eq!(dst.len(), src.len());
+    for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+        let block: [T; 16] = s.try_into().expect("16 lanes");
+        d.copy_from_slice(&block);
+    }
+}
+
+/// `dst.extend_from_slice(src)` the same way.
+#[inline(always)]
+fn push_lanes<T: Copy + Default>(dst: &mut Vec<T>, src: &[T]) {
+    for s in src.chunks_exact(16) {
+        let block: [T; 16] = s.try_into().expect("16 lanes");
+        dst.extend_from_slice(&block);
+    }
+}
+
 impl NetState {
     fn new(q: Arc<QuantNet>, cells: usize) -> NetState {
         let width = 2 * q.fp;
@@ -321,7 +342,7 @@ impl Evaluator {
             counts: self.counts,
         });
         if let Some(n) = &mut self.net {
-            n.pools.extend_from_slice(&n.pool);
+            push_lanes(&mut n.pools, &n.pool);
             self.refresh_around::<true>(board, p, true);
         } else {
             self.refresh_around::<false>(board, p, true);
@@ -336,7 +357,7 @@ impl Evaluator {
         if NET {
             if let Some(n) = &mut self.net {
                 let w = n.width;
-                n.undo.extend_from_slice(&n.acc[i * w..(i + 1) * w]);
+                push_lanes(&mut n.undo, &n.acc[i * w..(i + 1) * w]);
             }
         }
     }
@@ -406,11 +427,11 @@ impl Evaluator {
             let w = n.width;
             for (j, &(i, _)) in self.undo.iter().enumerate().skip(f.undo_len).rev() {
                 let i = i as usize;
-                n.acc[i * w..(i + 1) * w].copy_from_slice(&n.undo[j * w..(j + 1) * w]);
+                copy_lanes(&mut n.acc[i * w..(i + 1) * w], &n.undo[j * w..(j + 1) * w]);
             }
             n.undo.truncate(f.undo_len * w);
             let at = n.pools.len() - w;
-            n.pool.copy_from_slice(&n.pools[at..]);
+            copy_lanes(&mut n.pool, &n.pools[at..]);
             n.pools.truncate(at);
         }
         for &(i, c) in self.undo[f.undo_len..].iter().rev() {
@@ -487,17 +508,13 @@ impl Evaluator {
         self.cells[p.idx()] = c;
         if NET {
             if let Some(n) = &mut self.net {
-                let keys = |c: &CellEval| {
-                    let class = c.class.map(|k| k as usize);
-                    [
-                        net::keys_of(c.code, class, 0),
-                        net::keys_of(c.code, class, 1),
-                    ]
+                let ch = if old.live {
+                    net::KeyChange::between((old.code, old.class), (code, c.class))
+                } else {
+                    net::KeyChange::fresh((code, c.class))
                 };
-                let was = old.live.then(|| keys(&old));
                 let (w, i) = (n.width, p.idx());
-                let acc = &mut n.acc[i * w..(i + 1) * w];
-                n.q.set_cell(was.as_ref(), &keys(&c), acc, &mut n.pool);
+                n.q.set_cell(&ch, &mut n.acc[i * w..(i + 1) * w], &mut n.pool);
             }
         }
     }
