@@ -45,6 +45,13 @@
 //! outcomes. Renju uses the same weights; Black's points are classified with a
 //! combination table of their own, where a forbidden shape falls in the
 //! `Forbidden` class, worth nothing.
+//!
+//! With `EvalKind::Net` (`--eval net`) the evaluator also keeps the learned
+//! network's per-cell accumulators and pools (`net`, `netq`), updated in the
+//! same places (`set_codes`, a filled cell in `refresh`, `push`/`pop`), and
+//! `evaluate` returns the net's score; the classes and counters are the
+//! same. Classic evaluators carry no net state: the update code is compiled
+//! once per kind (`NET` false or true).
 
 pub mod net;
 pub mod netq;
@@ -324,10 +331,17 @@ impl Evaluator {
     #[inline]
     pub fn update(&mut self, board: &Board, p: Pos) {
         if self.net.is_some() {
-            self.refresh_around::<true>(board, p, false);
+            self.refresh_around_net(board, p, false);
         } else {
             self.refresh_around::<false>(board, p, false);
         }
+    }
+
+    /// `refresh_around` with the net, out of line so that the classical
+    /// `update` and `push` keep the code they had without it.
+    #[inline(never)]
+    fn refresh_around_net(&mut self, board: &Board, p: Pos, save: bool) {
+        self.refresh_around::<true>(board, p, save);
     }
 
     /// `update` for a stone just placed on `p`, remembering the cells it
@@ -343,7 +357,7 @@ impl Evaluator {
         });
         if let Some(n) = &mut self.net {
             push_lanes(&mut n.pools, &n.pool);
-            self.refresh_around::<true>(board, p, true);
+            self.refresh_around_net(board, p, true);
         } else {
             self.refresh_around::<false>(board, p, true);
         }

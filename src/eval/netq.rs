@@ -249,8 +249,9 @@ impl QuantNet {
         out
     }
 
-    /// The engine's score for `stm` from the two pools.
-    #[inline]
+    /// The engine's score for `stm` from the two pools (out of line: the
+    /// classical `evaluate` stays small).
+    #[inline(never)]
     pub fn score(&self, pool: &[i32], stm: Color) -> Score {
         self.weights.score(self.logit(pool, stm))
     }
