@@ -54,7 +54,9 @@
 //!   Zobrist key), pattern tables per rule, rules (wins, renju forbidden
 //!   points).
 //! - `src/eval/`: the incremental pattern evaluation and its fitted weights
-//!   (`eval/weights.rs`).
+//!   (`eval/weights.rs`); the learned network (`eval/net.rs`: its form,
+//!   weights file and float reference; `eval/netq.rs`: its integer SIMD
+//!   inference, kept by the evaluator when `--eval net` selects it).
 //! - `src/search/`: the searcher (`mod.rs`), its root probe (`root.rs`) and
 //!   iterative deepening (`deepening.rs`), the PVS tree (`alphabeta.rs`), transposition
 //!   table (`tt.rs`), move generation and ordering, the VCF/VCT threat solver

@@ -45,6 +45,13 @@
 //! outcomes. Renju uses the same weights; Black's points are classified with a
 //! combination table of their own, where a forbidden shape falls in the
 //! `Forbidden` class, worth nothing.
+//!
+//! With `EvalKind::Net` (`--eval net`) the evaluator also keeps the learned
+//! network's per-cell accumulators and pools (`net`, `netq`), updated in the
+//! same places (`set_codes`, a filled cell in `refresh`, `push`/`pop`), and
+//! `evaluate` returns the net's score; the classes and counters are the
+//! same. Classic evaluators carry no net state: the update code is compiled
+//! once per kind (`NET` false or true).
 
 pub mod net;
 pub mod netq;
@@ -214,6 +221,27 @@ struct NetState {
     pools: Vec<i32>,
 }
 
+/// `dst.copy_from_slice(src)` for the net's lanes (a multiple of 16, so
+/// whole 32- or 64-byte blocks: fixed-size copies the compiler keeps
+/// inline, where a copy of run-time length calls `memcpy`).
+#[inline(always)]
+fn copy_lanes<T: Copy + Default>(dst: &mut [T], src: &[T]) {
+    assert_eq!(dst.len(), src.len());
+    for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+        let block: [T; 16] = s.try_into().expect("16 lanes");
+        d.copy_from_slice(&block);
+    }
+}
+
+/// `dst.extend_from_slice(src)` the same way.
+#[inline(always)]
+fn push_lanes<T: Copy + Default>(dst: &mut Vec<T>, src: &[T]) {
+    for s in src.chunks_exact(16) {
+        let block: [T; 16] = s.try_into().expect("16 lanes");
+        dst.extend_from_slice(&block);
+    }
+}
+
 impl NetState {
     fn new(q: Arc<QuantNet>, cells: usize) -> NetState {
         let width = 2 * q.fp;
@@ -303,10 +331,17 @@ impl Evaluator {
     #[inline]
     pub fn update(&mut self, board: &Board, p: Pos) {
         if self.net.is_some() {
-            self.refresh_around::<true>(board, p, false);
+            self.refresh_around_net(board, p, false);
         } else {
             self.refresh_around::<false>(board, p, false);
         }
+    }
+
+    /// `refresh_around` with the net, out of line so that the classical
+    /// `update` and `push` keep the code they had without it.
+    #[inline(never)]
+    fn refresh_around_net(&mut self, board: &Board, p: Pos, save: bool) {
+        self.refresh_around::<true>(board, p, save);
     }
 
     /// `update` for a stone just placed on `p`, remembering the cells it
@@ -321,8 +356,8 @@ impl Evaluator {
             counts: self.counts,
         });
         if let Some(n) = &mut self.net {
-            n.pools.extend_from_slice(&n.pool);
-            self.refresh_around::<true>(board, p, true);
+            push_lanes(&mut n.pools, &n.pool);
+            self.refresh_around_net(board, p, true);
         } else {
             self.refresh_around::<false>(board, p, true);
         }
@@ -336,7 +371,7 @@ impl Evaluator {
         if NET {
             if let Some(n) = &mut self.net {
                 let w = n.width;
-                n.undo.extend_from_slice(&n.acc[i * w..(i + 1) * w]);
+                push_lanes(&mut n.undo, &n.acc[i * w..(i + 1) * w]);
             }
         }
     }
@@ -406,11 +441,11 @@ impl Evaluator {
             let w = n.width;
             for (j, &(i, _)) in self.undo.iter().enumerate().skip(f.undo_len).rev() {
                 let i = i as usize;
-                n.acc[i * w..(i + 1) * w].copy_from_slice(&n.undo[j * w..(j + 1) * w]);
+                copy_lanes(&mut n.acc[i * w..(i + 1) * w], &n.undo[j * w..(j + 1) * w]);
             }
             n.undo.truncate(f.undo_len * w);
             let at = n.pools.len() - w;
-            n.pool.copy_from_slice(&n.pools[at..]);
+            copy_lanes(&mut n.pool, &n.pools[at..]);
             n.pools.truncate(at);
         }
         for &(i, c) in self.undo[f.undo_len..].iter().rev() {
@@ -487,17 +522,13 @@ impl Evaluator {
         self.cells[p.idx()] = c;
         if NET {
             if let Some(n) = &mut self.net {
-                let keys = |c: &CellEval| {
-                    let class = c.class.map(|k| k as usize);
-                    [
-                        net::keys_of(c.code, class, 0),
-                        net::keys_of(c.code, class, 1),
-                    ]
+                let ch = if old.live {
+                    net::KeyChange::between((old.code, old.class), (code, c.class))
+                } else {
+                    net::KeyChange::fresh((code, c.class))
                 };
-                let was = old.live.then(|| keys(&old));
                 let (w, i) = (n.width, p.idx());
-                let acc = &mut n.acc[i * w..(i + 1) * w];
-                n.q.set_cell(was.as_ref(), &keys(&c), acc, &mut n.pool);
+                n.q.set_cell(&ch, &mut n.acc[i * w..(i + 1) * w], &mut n.pool);
             }
         }
     }

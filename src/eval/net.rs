@@ -22,7 +22,7 @@
 
 use anyhow::{bail, ensure, Result};
 
-use super::weights::{CLASSES, EVAL_LIMIT};
+use super::weights::{Class, CLASSES, EVAL_LIMIT};
 use super::Evaluator;
 use crate::game::board::{Board, Pos};
 use crate::game::zobrist::SplitMix64;
@@ -45,6 +45,13 @@ pub const KEYS_PER_CELL: usize = 6;
 /// the opponent's class.
 pub const ROWS: usize = LINE_KEYS + 2 * CLASSES;
 
+/// Every key a `KeyChange` can hold is below this: line keys come from
+/// 4-bit nibbles (at most `15 · 12 + 15`), class keys from `Class` (below
+/// `ROWS`). The quantized table has this many rows, the ones past `ROWS`
+/// zero, so its kernels read rows without a bounds check.
+pub const KEY_SPACE: usize = 15 * NIBBLES + 16;
+const _: () = assert!(ROWS <= KEY_SPACE);
+
 /// Rows of the embedding table (`ROWS`).
 pub const fn rows() -> usize {
     ROWS
@@ -56,23 +63,133 @@ pub const fn rows() -> usize {
 #[inline]
 pub fn cell_keys(ev: &Evaluator, p: Pos, own: Color) -> [u16; KEYS_PER_CELL] {
     let c = &ev.cells[p.idx()];
-    keys_of(c.code, c.class.map(|k| k as usize), own.index())
+    keys_both(c.code, c.class.map(|k| k as usize))[own.index()]
 }
 
-/// `cell_keys` from a cell's codes (four nibbles per colour) and classes,
-/// for colour index `o`.
+/// `cell_keys` of both colours (`[black, white]`) from a cell's codes
+/// (four nibbles per colour) and classes, in one pass.
 #[inline(always)]
-pub(super) fn keys_of(code: [u16; 2], class: [usize; 2], o: usize) -> [u16; KEYS_PER_CELL] {
-    let t = 1 - o;
-    let nib = |k: usize, d: usize| (code[k] >> (4 * d)) & 15;
-    [
-        nib(o, 0) * NIBBLES as u16 + nib(t, 0),
-        nib(o, 1) * NIBBLES as u16 + nib(t, 1),
-        nib(o, 2) * NIBBLES as u16 + nib(t, 2),
-        nib(o, 3) * NIBBLES as u16 + nib(t, 3),
-        (LINE_KEYS + class[o]) as u16,
-        (LINE_KEYS + CLASSES + class[t]) as u16,
-    ]
+pub(super) fn keys_both(code: [u16; 2], class: [usize; 2]) -> [[u16; KEYS_PER_CELL]; 2] {
+    let mut k = [[0u16; KEYS_PER_CELL]; 2];
+    let [kb, kw] = &mut k;
+    for (d, (b, w)) in kb.iter_mut().zip(kw.iter_mut()).take(4).enumerate() {
+        let (x, y) = ((code[0] >> (4 * d)) & 15, (code[1] >> (4 * d)) & 15);
+        *b = x * NIBBLES as u16 + y;
+        *w = y * NIBBLES as u16 + x;
+    }
+    kb[4] = (LINE_KEYS + class[0]) as u16;
+    kb[5] = (LINE_KEYS + CLASSES + class[1]) as u16;
+    kw[4] = (LINE_KEYS + class[1]) as u16;
+    kw[5] = (LINE_KEYS + CLASSES + class[0]) as u16;
+    k
+}
+
+/// How a cell's six keys per colour change: a cell joining the pool
+/// (`fresh`: all six keys in `adds`) or a counted cell whose keys `subs[..n]`
+/// become `adds[..n]` (the same count for both colours: a direction's pair
+/// of nibbles keys both, and each class keys one row of each colour).
+/// Its fields are private: every key in one is below `KEY_SPACE`, and
+/// `n` at most `KEYS_PER_CELL`, by construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct KeyChange {
+    fresh: bool,
+    n: usize,
+    subs: [[u16; KEYS_PER_CELL]; 2],
+    adds: [[u16; KEYS_PER_CELL]; 2],
+}
+
+/// A cell's line codes and classes.
+pub(super) type CellState = ([u16; 2], [Class; 2]);
+
+impl KeyChange {
+    /// (fresh, n, rows to take out, rows to add).
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn parts(
+        &self,
+    ) -> (
+        bool,
+        usize,
+        &[[u16; KEYS_PER_CELL]; 2],
+        &[[u16; KEYS_PER_CELL]; 2],
+    ) {
+        (self.fresh, self.n, &self.subs, &self.adds)
+    }
+
+    /// Any change, for tests of the kernels (keys below `ROWS`, checked).
+    #[cfg(test)]
+    pub fn raw(
+        fresh: bool,
+        n: usize,
+        subs: [[u16; KEYS_PER_CELL]; 2],
+        adds: [[u16; KEYS_PER_CELL]; 2],
+    ) -> KeyChange {
+        assert!(n <= KEYS_PER_CELL);
+        assert!(subs
+            .iter()
+            .chain(&adds)
+            .flatten()
+            .all(|&k| (k as usize) < ROWS));
+        KeyChange {
+            fresh,
+            n,
+            subs,
+            adds,
+        }
+    }
+
+    /// A cell joining the pool with these codes and classes.
+    #[inline(always)]
+    pub fn fresh((code, class): CellState) -> KeyChange {
+        let class = class.map(|k| k as usize);
+        KeyChange {
+            fresh: true,
+            n: KEYS_PER_CELL,
+            subs: [[0; KEYS_PER_CELL]; 2],
+            adds: keys_both(code, class),
+        }
+    }
+
+    /// A counted cell going from `(code, class)` `old` to `new`: only the
+    /// keys that differ (a changed direction, a changed class).
+    #[inline(always)]
+    pub fn between(old: CellState, new: CellState) -> KeyChange {
+        let mut c = KeyChange {
+            fresh: false,
+            n: 0,
+            subs: [[0; KEYS_PER_CELL]; 2],
+            adds: [[0; KEYS_PER_CELL]; 2],
+        };
+        let ((oc, ok), (nc, nk)) = (old, new);
+        let (ok, nk) = (ok.map(|k| k as usize), nk.map(|k| k as usize));
+        let moved = (oc[0] ^ nc[0]) | (oc[1] ^ nc[1]);
+        let pair = |code: [u16; 2], d: usize| {
+            let (x, y) = ((code[0] >> (4 * d)) & 15, (code[1] >> (4 * d)) & 15);
+            [x * NIBBLES as u16 + y, y * NIBBLES as u16 + x]
+        };
+        let mut push = |sub: [u16; 2], add: [u16; 2]| {
+            for side in 0..2 {
+                c.subs[side][c.n] = sub[side];
+                c.adds[side][c.n] = add[side];
+            }
+            c.n += 1;
+        };
+        for d in 0..4 {
+            if (moved >> (4 * d)) & 15 != 0 {
+                push(pair(oc, d), pair(nc, d));
+            }
+        }
+        let own = |k: [usize; 2], side: usize| (LINE_KEYS + k[side]) as u16;
+        let opp = |k: [usize; 2], side: usize| (LINE_KEYS + CLASSES + k[1 - side]) as u16;
+        if ok[0] != nk[0] {
+            // Black's class: Black's own row, White's opponent row.
+            push([own(ok, 0), opp(ok, 1)], [own(nk, 0), opp(nk, 1)]);
+        }
+        if ok[1] != nk[1] {
+            push([opp(ok, 0), own(ok, 1)], [opp(nk, 0), own(nk, 1)]);
+        }
+        c
+    }
 }
 
 /// The network's weights, in floats (what the trainer writes and the

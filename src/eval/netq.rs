@@ -24,7 +24,7 @@ use std::sync::{Arc, OnceLock};
 
 use anyhow::Result;
 
-use super::net::{NetWeights, KEYS_PER_CELL, POOL_DIV, ROWS};
+use super::net::{KeyChange, NetWeights, KEYS_PER_CELL, KEY_SPACE, POOL_DIV, ROWS};
 use crate::types::{Color, Score};
 
 /// The accumulators' scale: 1.0 is `QA`, so the clipped range is `0..=QA`.
@@ -101,7 +101,7 @@ pub struct QuantNet {
     h: usize,
     hp: usize,
     k: f32,
-    /// `ROWS × fp`, then the bias (`fp`).
+    /// `KEY_SPACE × fp` (the rows past `ROWS` zero), and the bias (`fp`).
     embed: Vec<i16>,
     bias: Vec<i16>,
     /// `2f × hp`, input-major, scaled by `1 / (QA · POOL_DIV)`.
@@ -138,7 +138,7 @@ impl QuantNet {
         let (f, h) = (w.f, w.h);
         let fp = f.div_ceil(LANES) * LANES;
         let hp = h.div_ceil(HB) * HB;
-        let mut embed = vec![0i16; ROWS * fp];
+        let mut embed = vec![0i16; KEY_SPACE * fp];
         for r in 0..ROWS {
             for j in 0..f {
                 embed[r * fp + j] = quantize(w.embed[r * f + j]);
@@ -184,65 +184,29 @@ impl QuantNet {
         self.h
     }
 
-    /// Row `k` of the embedding table (`fp` lanes).
+    /// A cell's keys changed (`ch`): bring its two accumulators in `acc`
+    /// (`2 · fp` lanes, Black's first) up to date and add to `pool` (the
+    /// same layout) the new clipped values minus the old. A fresh cell's
+    /// accumulators are the bias plus its six rows; a counted cell's lose
+    /// the rows of the keys that changed and gain the new ones.
     #[inline(always)]
-    fn row(&self, k: u16) -> &[i16] {
-        let k = k as usize;
-        &self.embed[k * self.fp..(k + 1) * self.fp]
-    }
-
-    /// A cell's keys changed (`new`, per colour: `[black, white]`):
-    /// bring its two accumulators in `acc` (`2 · fp` lanes, Black's first)
-    /// up to date and add to `pool` (the same layout) the new clipped values
-    /// minus the old. `old`: the keys of a counted cell, whose accumulators
-    /// change by the rows that differ; `None`: a cell joining the pool,
-    /// whose accumulators are the bias plus its six rows.
-    #[inline(always)]
-    pub(super) fn set_cell(
-        &self,
-        old: Option<&[[u16; KEYS_PER_CELL]; 2]>,
-        new: &[[u16; KEYS_PER_CELL]; 2],
-        acc: &mut [i16],
-        pool: &mut [i32],
-    ) {
+    pub(super) fn set_cell(&self, ch: &KeyChange, acc: &mut [i16], pool: &mut [i32]) {
         let fp = self.fp;
         assert!(acc.len() == 2 * fp && pool.len() == 2 * fp);
-        let sides = [0, 1].map(|side| {
-            let mut c = Change {
-                base: None,
-                subs: [&[][..]; KEYS_PER_CELL],
-                adds: [&[][..]; KEYS_PER_CELL],
-                n: 0,
-            };
-            match old {
-                None => {
-                    c.base = Some(&self.bias[..]);
-                    for (a, &k) in c.adds.iter_mut().zip(&new[side]) {
-                        *a = self.row(k);
-                    }
-                }
-                Some(old) => {
-                    for (&o, &k) in old[side].iter().zip(&new[side]) {
-                        if o != k {
-                            c.subs[c.n] = self.row(o);
-                            c.adds[c.n] = self.row(k);
-                            c.n += 1;
-                        }
-                    }
-                }
-            }
-            c
-        });
+        assert!(self.embed.len() == KEY_SPACE * fp && self.bias.len() == fp);
         match self.kernel {
-            Kernel::Scalar => apply_scalar(&sides, acc, pool),
+            Kernel::Scalar => apply_scalar(self, ch, acc, pool),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: SSE2 is part of every x86_64 CPU; the slices all
-            // have `fp` lanes, a multiple of 16 (checked inside).
-            Kernel::Sse2 => unsafe { x86::apply_sse2(&sides, acc, pool) },
+            // SAFETY: SSE2 is part of every x86_64 CPU; `acc` and `pool`
+            // have `2 · fp` lanes and the table `KEY_SPACE` rows (asserted
+            // above), and every key of a `KeyChange` is below `KEY_SPACE`
+            // (by construction), so every read and write is in the slices.
+            Kernel::Sse2 => unsafe { x86::apply_sse2(self, ch, acc, pool) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: a `Kernel::Avx2` net is only built where the CPU
-            // has AVX2 (`with_kernel` checks `Kernel::available`).
-            Kernel::Avx2 => unsafe { x86::apply_avx2(&sides, acc, pool) },
+            // SAFETY: as for SSE2, and a `Kernel::Avx2` net is only built
+            // where the CPU has AVX2 (`with_kernel` checks
+            // `Kernel::available`).
+            Kernel::Avx2 => unsafe { x86::apply_avx2(self, ch, acc, pool) },
         }
     }
 
@@ -285,8 +249,9 @@ impl QuantNet {
         out
     }
 
-    /// The engine's score for `stm` from the two pools.
-    #[inline]
+    /// The engine's score for `stm` from the two pools (out of line: the
+    /// classical `evaluate` stays small).
+    #[inline(never)]
     pub fn score(&self, pool: &[i32], stm: Color) -> Score {
         self.weights.score(self.logit(pool, stm))
     }
@@ -302,62 +267,35 @@ fn clip(v: i16) -> i32 {
     (v as i32).clamp(0, QA)
 }
 
-/// How one colour's accumulator changes (`set_cell`): from `base` (the
-/// bias: a new cell, nothing to take out of the pool) plus the six rows
-/// `adds`, or from itself (a counted cell) minus `subs[..n]` plus
-/// `adds[..n]`, the rows that differ (none: nothing to do).
-pub(super) struct Change<'a> {
-    base: Option<&'a [i16]>,
-    subs: [&'a [i16]; KEYS_PER_CELL],
-    adds: [&'a [i16]; KEYS_PER_CELL],
-    n: usize,
-}
-
-/// Rows to take out and rows to add.
-type Rows<'r, 'a> = (&'r [&'a [i16]], &'r [&'a [i16]]);
-
-impl<'a> Change<'a> {
-    /// The rows to take out and to add, all of `fp` lanes (asserted:
-    /// the SIMD kernels rely on it), or None when nothing changes.
-    #[inline(always)]
-    fn rows(&self, fp: usize) -> Option<Rows<'_, 'a>> {
-        let (subs, adds) = match self.base {
-            Some(b) => {
-                assert!(b.len() == fp);
-                (&self.subs[..0], &self.adds[..])
-            }
-            None if self.n == 0 => return None,
-            None => (&self.subs[..self.n], &self.adds[..self.n]),
-        };
-        assert!(subs.iter().chain(adds).all(|r| r.len() == fp));
-        Some((subs, adds))
-    }
-}
-
-/// The scalar kernel of `set_cell` (the reference), per colour: the new
-/// accumulator is its base minus `subs` plus `adds`, and the pool gets the
-/// new clipped value minus the old. Wrapping adds: the result is the exact
-/// sum, which fits `i16` (`TERM_LIMIT`).
-fn apply_scalar(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
-    let fp = acc.len() / 2;
-    for (side, c) in sides.iter().enumerate() {
-        let Some((subs, adds)) = c.rows(fp) else {
-            continue;
-        };
+/// The scalar kernel of `set_cell` (the reference), per colour and lane:
+/// a fresh cell's accumulator is the bias plus its six rows, with nothing
+/// to take out of the pool; a counted cell's loses the rows `subs[..n]`
+/// and gains `adds[..n]`, and the pool gets the new clipped value minus
+/// the old. Wrapping adds: the result is the exact sum, which fits `i16`
+/// (`TERM_LIMIT`), whatever the order.
+fn apply_scalar(q: &QuantNet, ch: &KeyChange, acc: &mut [i16], pool: &mut [i32]) {
+    let fp = q.fp;
+    let (fresh, n, subs, adds) = ch.parts();
+    let row = |k: u16, j: usize| q.embed[k as usize * fp + j];
+    for side in 0..2 {
+        let (subs, adds) = (&subs[side][..n], &adds[side][..n]);
         for j in 0..fp {
             let a = &mut acc[side * fp + j];
-            let (mut v, old) = match c.base {
-                Some(b) => (b[j], 0),
-                None => (*a, clip(*a)),
+            let (mut v, before) = if fresh {
+                (q.bias[j], 0)
+            } else {
+                (*a, clip(*a))
             };
-            for r in subs {
-                v = v.wrapping_sub(r[j]);
+            if !fresh {
+                for &k in subs {
+                    v = v.wrapping_sub(row(k, j));
+                }
             }
-            for r in adds {
-                v = v.wrapping_add(r[j]);
+            for &k in adds {
+                v = v.wrapping_add(row(k, j));
             }
             *a = v;
-            pool[side * fp + j] += clip(v) - old;
+            pool[side * fp + j] += clip(v) - before;
         }
     }
 }
@@ -376,40 +314,50 @@ mod x86 {
     //! no sum leaves `i16`, a clamp to `0..=QA`, then the difference
     //! widened to 32 bits and added to the pool).
 
-    use super::{Change, QA};
+    use super::{KeyChange, QuantNet, QA};
     use std::arch::x86_64::*;
 
-    /// SAFETY (for callers): needs SSE2 (always on x86_64). `acc` and
-    /// `pool` have `2 · fp` lanes, `fp` a multiple of 16, and every row
-    /// `fp` (asserted here and in `Change::rows`); the loads and stores are
-    /// unaligned ones within those slices.
+    /// SAFETY (for callers): needs SSE2 (always on x86_64); `acc` and
+    /// `pool` have `2 · q.fp` lanes, `q.embed` `KEY_SPACE` rows of `q.fp`
+    /// and every key of `ch` is below `KEY_SPACE` (so each row
+    /// `k · fp .. (k + 1) · fp` lies in `q.embed`); the loads and stores
+    /// are unaligned ones within those slices (`fp` is a multiple of 16).
     #[target_feature(enable = "sse2")]
-    pub(super) unsafe fn apply_sse2(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
-        let fp = acc.len() / 2;
-        assert!(fp.is_multiple_of(16) && acc.len() == 2 * fp && pool.len() == 2 * fp);
+    pub(super) unsafe fn apply_sse2(
+        q: &QuantNet,
+        ch: &KeyChange,
+        acc: &mut [i16],
+        pool: &mut [i32],
+    ) {
+        let fp = q.fp;
+        let e = q.embed.as_ptr();
         let zero = _mm_setzero_si128();
         let top = _mm_set1_epi16(QA as i16);
-        for (side, ch) in sides.iter().enumerate() {
-            let Some((subs, adds)) = ch.rows(fp) else {
-                continue;
-            };
-            for c in (0..fp).step_by(8) {
+        let (fresh, n, subs, adds) = ch.parts();
+        for side in 0..2 {
+            let (subs, adds) = (&subs[side][..n], &adds[side][..n]);
+            for c in (0..fp / 8).map(|i| i * 8) {
+                let row = |k: u16| e.add(k as usize * fp + c) as *const __m128i;
                 let ap = acc.as_mut_ptr().add(side * fp + c) as *mut __m128i;
-                let (mut v, old) = match ch.base {
-                    Some(b) => (_mm_loadu_si128(b.as_ptr().add(c) as *const __m128i), zero),
-                    None => {
-                        let v = _mm_loadu_si128(ap);
-                        (v, _mm_min_epi16(_mm_max_epi16(v, zero), top))
-                    }
+                let (mut v, before) = if fresh {
+                    (
+                        _mm_loadu_si128(q.bias.as_ptr().add(c) as *const __m128i),
+                        zero,
+                    )
+                } else {
+                    let v = _mm_loadu_si128(ap);
+                    (v, _mm_min_epi16(_mm_max_epi16(v, zero), top))
                 };
-                for r in subs {
-                    v = _mm_sub_epi16(v, _mm_loadu_si128(r.as_ptr().add(c) as *const __m128i));
+                if !fresh {
+                    for &k in subs {
+                        v = _mm_sub_epi16(v, _mm_loadu_si128(row(k)));
+                    }
                 }
-                for r in adds {
-                    v = _mm_add_epi16(v, _mm_loadu_si128(r.as_ptr().add(c) as *const __m128i));
+                for &k in adds {
+                    v = _mm_add_epi16(v, _mm_loadu_si128(row(k)));
                 }
                 _mm_storeu_si128(ap, v);
-                let d = _mm_sub_epi16(_mm_min_epi16(_mm_max_epi16(v, zero), top), old);
+                let d = _mm_sub_epi16(_mm_min_epi16(_mm_max_epi16(v, zero), top), before);
                 add_widened_sse2(pool.as_mut_ptr().add(side * fp + c), d);
             }
         }
@@ -441,43 +389,43 @@ mod x86 {
     }
 
     /// SAFETY (for callers): needs AVX2 (the caller checked the CPU);
-    /// slices as in `apply_sse2`.
+    /// slices and keys as in `apply_sse2`.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn apply_avx2(sides: &[Change; 2], acc: &mut [i16], pool: &mut [i32]) {
-        let fp = acc.len() / 2;
-        assert!(fp.is_multiple_of(16) && acc.len() == 2 * fp && pool.len() == 2 * fp);
+    pub(super) unsafe fn apply_avx2(
+        q: &QuantNet,
+        ch: &KeyChange,
+        acc: &mut [i16],
+        pool: &mut [i32],
+    ) {
+        let fp = q.fp;
+        let e = q.embed.as_ptr();
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(QA as i16);
-        for (side, ch) in sides.iter().enumerate() {
-            let Some((subs, adds)) = ch.rows(fp) else {
-                continue;
-            };
-            for c in (0..fp).step_by(16) {
+        let (fresh, n, subs, adds) = ch.parts();
+        for side in 0..2 {
+            let (subs, adds) = (&subs[side][..n], &adds[side][..n]);
+            for c in (0..fp / 16).map(|i| i * 16) {
+                let row = |k: u16| e.add(k as usize * fp + c) as *const __m256i;
                 let ap = acc.as_mut_ptr().add(side * fp + c) as *mut __m256i;
-                let (mut v, old) = match ch.base {
-                    Some(b) => (
-                        _mm256_loadu_si256(b.as_ptr().add(c) as *const __m256i),
+                let (mut v, before) = if fresh {
+                    (
+                        _mm256_loadu_si256(q.bias.as_ptr().add(c) as *const __m256i),
                         zero,
-                    ),
-                    None => {
-                        let v = _mm256_loadu_si256(ap);
-                        (v, _mm256_min_epi16(_mm256_max_epi16(v, zero), top))
-                    }
+                    )
+                } else {
+                    let v = _mm256_loadu_si256(ap);
+                    (v, _mm256_min_epi16(_mm256_max_epi16(v, zero), top))
                 };
-                for r in subs {
-                    v = _mm256_sub_epi16(
-                        v,
-                        _mm256_loadu_si256(r.as_ptr().add(c) as *const __m256i),
-                    );
+                if !fresh {
+                    for &k in subs {
+                        v = _mm256_sub_epi16(v, _mm256_loadu_si256(row(k)));
+                    }
                 }
-                for r in adds {
-                    v = _mm256_add_epi16(
-                        v,
-                        _mm256_loadu_si256(r.as_ptr().add(c) as *const __m256i),
-                    );
+                for &k in adds {
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row(k)));
                 }
                 _mm256_storeu_si256(ap, v);
-                let d = _mm256_sub_epi16(_mm256_min_epi16(_mm256_max_epi16(v, zero), top), old);
+                let d = _mm256_sub_epi16(_mm256_min_epi16(_mm256_max_epi16(v, zero), top), before);
                 add_widened_avx2(pool.as_mut_ptr().add(side * fp + c), d);
             }
         }
@@ -575,23 +523,31 @@ mod tests {
                 .collect();
             let mut keys = [[0u16; KEYS_PER_CELL]; 2];
             let mut live = false;
-            for step in 0..500 {
-                // A new cell (all six rows), a counted one whose keys
-                // change (one key or several), or a filled one.
-                let old = keys;
-                for side in &mut keys {
-                    for (i, k) in side.iter_mut().enumerate() {
-                        if !live || i == step % KEYS_PER_CELL || rng.below(4) == 0 {
-                            *k = rng.below(rows() as u64) as u16;
-                        }
+            for step in 0..600 {
+                // A fresh cell (all six rows), a counted one whose keys
+                // change (one to three of them), or a filled one.
+                let (mut subs, mut adds) = ([[0; KEYS_PER_CELL]; 2], [[0; KEYS_PER_CELL]; 2]);
+                let count = if live { 1 + step % 3 } else { KEYS_PER_CELL };
+                for i in 0..count {
+                    let at = if live {
+                        (step + 2 * i) % KEYS_PER_CELL
+                    } else {
+                        i
+                    };
+                    for (side, ks) in keys.iter_mut().enumerate() {
+                        let k = rng.below(rows() as u64) as u16;
+                        subs[side][i] = ks[at];
+                        adds[side][i] = k;
+                        ks[at] = k;
                     }
                 }
+                let ch = KeyChange::raw(!live, count, subs, adds);
                 let remove = live && step % 5 == 0;
                 for (q, (acc, pool)) in nets.iter().zip(states.iter_mut()) {
                     if remove {
                         q.remove_cell(acc, pool);
                     } else {
-                        q.set_cell(live.then_some(&old), &keys, acc, pool);
+                        q.set_cell(&ch, acc, pool);
                     }
                 }
                 live = !remove;
