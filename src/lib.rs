@@ -56,11 +56,15 @@
 //!   (`eval/weights.rs`).
 //! - `src/search/`: the searcher (`mod.rs`), its root probe (`root.rs`) and
 //!   iterative deepening (`deepening.rs`), the PVS tree (`alphabeta.rs`), transposition
-//!   table (`tt.rs`), move generation and ordering, the VCF/VCT threat solver
+//!   table (`tt.rs`), move generation and ordering, the learned move policy
+//!   (`policy.rs`, tables generated into `policy_weights.rs`; its ordering,
+//!   reductions and pruning are switches, off by default), the VCF/VCT threat solver
 //!   (`threat.rs`), time manager (`time.rs`), watchdog, Lazy SMP helpers
 //!   (`smp.rs`), and `params.rs`: every tunable of the search.
 //! - `src/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
-//!   fits `eval/weights.rs` to arena records.
+//!   fits `eval/weights.rs` to arena records, and the move policy's fitter
+//!   (`tune policy`, `tune/policy/`), which fits `search/policy_weights.rs`
+//!   to the moves of self-play records.
 //! - `src/arena/`: the referee and match runner (`sente-arena`).
 //! - `src/bench/`: the bench suite (`mod.rs`; its node count is the
 //!   search's signature) and the reach benchmark (`reach.rs`, positions in

@@ -1,8 +1,9 @@
 //! `pbrain-sente`: the Gomocup brain binary. Thin: logging to stderr, then the
 //! protocol loop (default) or a subcommand.
 //!
-//! `pbrain-sente [--no-threats] [--leaf-vcf]`: the protocol loop; the flags
-//! switch search features off or on for A/B matches in the arena.
+//! `pbrain-sente [--no-threats] [--leaf-vcf] [--policy…]`: the protocol
+//! loop; the flags (`SearchOptions::apply_flag`) switch search features off
+//! or on for A/B matches in the arena (and in `bench`).
 //! `pbrain-sente bench …`: the bench (see `sente::bench`).
 //! `pbrain-sente tune …`: fit the evaluation weights to arena records
 //! (see `sente::tune`). `--help` and `--version` print to stdout and
@@ -23,9 +24,10 @@ fn main() -> anyhow::Result<()> {
     }
     let mut options = SearchOptions::default();
     for a in &args {
+        if options.apply_flag(a) {
+            continue;
+        }
         match a.as_str() {
-            "--no-threats" => options.root_threats = false,
-            "--leaf-vcf" => options.leaf_vcf = true,
             // Not the protocol loop: a person at a terminal asked.
             "--help" | "-h" => {
                 println!("{USAGE}");
@@ -46,15 +48,22 @@ fn main() -> anyhow::Result<()> {
 }
 
 const USAGE: &str = "\
-usage: pbrain-sente [--no-threats] [--leaf-vcf]   the Gomocup protocol on stdin/stdout
-       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval]
+usage: pbrain-sente [SWITCHES]                     the Gomocup protocol on stdin/stdout
+       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval] [SWITCHES]
                                                     bench; its node count is the signature
-       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all]
+       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES]
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/bench/reach.txt from arena records
        pbrain-sente tune …                          fit evaluation weights to match records
+       pbrain-sente tune policy RECORDS.txt… [--out src/search/policy_weights.rs]
+                                                    fit the move policy to self-play records
        pbrain-sente --help | --version
-  --no-threats  no threat solver (VCF/VCT) at the root
-  --leaf-vcf    VCF at the horizon (off by default)
+SWITCHES (search features for A/B tests):
+  --no-threats    no threat solver (VCF/VCT) at the root
+  --leaf-vcf      VCF at the horizon (off by default)
+  --policy-order  order moves by the learned move policy (off by default)
+  --policy-lmr    late-move reductions also by policy score (off by default)
+  --policy-prune  prune quiet moves far below the best policy score (off by default)
+  --policy        all three policy switches
 Logs go to stderr; RUST_LOG=debug shows the search.";

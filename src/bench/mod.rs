@@ -14,7 +14,7 @@ mod reach_make;
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{Engine, Limits};
+use crate::engine::{Engine, Limits, SearchOptions};
 use crate::eval::Evaluator;
 use crate::game::zobrist::SplitMix64;
 use crate::game::{Board, Pos};
@@ -186,9 +186,20 @@ impl BenchReport {
     }
 }
 
+/// The search switches of this process's bench runs: default, or what
+/// `main_bench` read from the command line (`SearchOptions::apply_flag`).
+static OPTIONS: std::sync::OnceLock<SearchOptions> = std::sync::OnceLock::new();
+
+/// A bench engine: a table of exactly `tt_bytes`, the run's switches.
+pub(crate) fn bench_engine(tt_bytes: usize) -> Engine {
+    let mut e = Engine::with_table_bytes(tt_bytes);
+    e.set_options(OPTIONS.get().copied().unwrap_or_default());
+    e
+}
+
 fn run_one(spec: &Spec, limits: Limits, threads: usize, tt_bytes: usize) -> BenchLine {
     let board = board_of(spec);
-    let mut engine = Engine::with_table_bytes(tt_bytes);
+    let mut engine = bench_engine(tt_bytes);
     engine.set_threads(threads as i64);
     engine.prepare(); // the table is built before the clock starts
     let t0 = Instant::now();
@@ -385,6 +396,12 @@ fn print_report(r: &BenchReport) {
 /// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach …]`;
 /// `args` are the words after `bench`. Returns the process exit code.
 pub fn main_bench(args: &[String]) -> i32 {
+    let mut o = SearchOptions::default();
+    let args: Vec<String> = args.iter().filter(|a| !o.apply_flag(a)).cloned().collect();
+    let _ = OPTIONS.set(o);
+    if o != SearchOptions::default() {
+        println!("Switches        : {o:?}");
+    }
     match args.first().map(String::as_str) {
         None => {
             let r = run_bench(DEFAULT_DEPTH);
@@ -450,7 +467,7 @@ pub fn main_bench(args: &[String]) -> i32 {
             );
             0
         }
-        Some("reach") | Some("reach-make") | Some("reach-claims") => reach::main_reach(args),
+        Some("reach") | Some("reach-make") | Some("reach-claims") => reach::main_reach(&args),
         Some("eval") => {
             let e = eval_speed(20_000);
             println!("Updates         : {}", e.updates);

@@ -109,6 +109,7 @@ impl Deepening<'_> {
                     max_depth,
                     stop: &helpers_stop,
                     nodes: &helper_nodes,
+                    policy: tree.policy,
                 };
                 let spawned = std::thread::Builder::new()
                     .name(format!("helper-{}", i + 1))

@@ -1,5 +1,7 @@
 //! Move ordering: hash move first, then threat-ordered moves (our fives and
-//! fours, blocks of the opponent's, threes, ...), killers and history.
+//! fours, blocks of the opponent's, threes, ...), killers and history. With
+//! `Ordering::policy` the learned move policy (`search::policy`) replaces
+//! the static threat score.
 
 use crate::eval::weights::{Class, ATTACK_ORDER, DEFEND_ORDER};
 use crate::game::board::{Pos, MAX_CELLS};
@@ -7,6 +9,7 @@ use crate::types::Color;
 
 use super::movegen::Position;
 use super::params;
+use super::policy;
 
 pub const MAX_PLY: usize = 128;
 
@@ -17,6 +20,9 @@ const HASH_BONUS: i32 = 1 << 28;
 pub struct Ordering {
     killers: Vec<[Pos; 2]>,
     history: Vec<i32>,
+    /// Order by the learned policy (`search::policy`) instead of the
+    /// static score (`SearchOptions::policy_order`).
+    pub policy: bool,
 }
 
 impl Default for Ordering {
@@ -24,6 +30,7 @@ impl Default for Ordering {
         Ordering {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * MAX_CELLS],
+            policy: false,
         }
     }
 }
@@ -121,17 +128,15 @@ impl Ordering {
     ) {
         out.clear();
         let stm = pos.stm();
-        let opp = stm.opposite();
         for &m in moves {
             let s = if m == hash_move {
                 HASH_BONUS
             } else {
-                let own = pos.ev.class(m, stm);
-                let theirs = pos.ev.class(m, opp);
-                let mut s = ATTACK_ORDER[own as usize]
-                    + DEFEND_ORDER[theirs as usize]
-                    + pos.ev.value(m, stm)
-                    + pos.ev.value(m, opp) / params::DEFENCE_VALUE_DIVISOR;
+                let mut s = if self.policy {
+                    policy::score(pos.board, &pos.ev, m, stm)
+                } else {
+                    static_score(pos, m)
+                };
                 if let Some(i) = self.killers[ply].iter().position(|&k| k == m) {
                     s += params::KILLER_BONUS[i];
                 }
@@ -140,6 +145,20 @@ impl Ordering {
             out.push((m, s));
         }
     }
+}
+
+/// The static part of a move's ordering score: what a stone there makes
+/// for the side to move (attack) and for the opponent (defence), by class
+/// and by evaluation value. The learned policy replaces it when
+/// `Ordering::policy` is on.
+#[inline]
+pub fn static_score(pos: &Position, m: Pos) -> i32 {
+    let stm = pos.stm();
+    let opp = stm.opposite();
+    ATTACK_ORDER[pos.ev.class(m, stm) as usize]
+        + DEFEND_ORDER[pos.ev.class(m, opp) as usize]
+        + pos.ev.value(m, stm)
+        + pos.ev.value(m, opp) / params::DEFENCE_VALUE_DIVISOR
 }
 
 /// Moves sorted whole by `Ordering::score_head`.

@@ -320,7 +320,7 @@ fn four_then_open_three_is_a_win_at_depth_one() {
     let mut s = Searcher::with_tt_bytes(1 << 20);
     s.options = SearchOptions {
         root_threats: false,
-        leaf_vcf: false,
+        ..SearchOptions::default()
     };
     let r2 = s.search(&mut b2, &depth_req(1), &mut |_| {});
     assert_eq!(b2.xy(r2.best), (6, 5));

@@ -2,7 +2,8 @@
 //! arena, outside the engine's path (nothing in `eval`, `game`, `search` or
 //! `engine` imports it). `model`: features and weights; `samples`: records
 //! to training positions; `fit`: the optimiser; `codegen`: Rust arrays for
-//! `eval/weights.rs`; here: the command line and the tuning openings.
+//! `eval/weights.rs`; `policy`: the move policy's fitter (`tune policy`,
+//! its own command); here: the command line and the tuning openings.
 //!
 //! Fitting the evaluation weights to game outcomes.
 //!
@@ -39,6 +40,7 @@ pub(crate) use crate::types::{Color, RuleSet};
 mod codegen;
 mod fit;
 mod model;
+pub mod policy;
 mod samples;
 
 pub use codegen::*;
@@ -78,9 +80,13 @@ pub fn random_openings(count: usize, size: usize, seed: u64) -> Vec<String> {
     out
 }
 
+/// `pbrain-sente tune policy …`: the move policy's fitter (`policy`).
 /// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES... | --make-openings N [--seed S] [--size N]`
 /// Returns the process exit status.
 pub fn main_tune(args: &[String]) -> i32 {
+    if args.first().map(String::as_str) == Some("policy") {
+        return policy::main_policy(&args[1..]);
+    }
     let mut rules = RuleSet::FREESTYLE;
     let mut size = 15usize;
     let mut o = FitOptions {
