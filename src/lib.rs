@@ -42,7 +42,8 @@
 //!
 //! # Map of the code
 //!
-//! - `src/main.rs`: `pbrain-sente`, the protocol loop, or `bench` / `tune`.
+//! - `src/main.rs`: `pbrain-sente`, the protocol loop, or `bench` / `tune` /
+//!   `datagen`.
 //! - `src/bin/sente-arena.rs`: the arena's command line.
 //! - `src/engine/`: the engine facade. It owns the searcher, pondering
 //!   (`engine/ponder.rs`), the SWAP2 strategy (`engine/swap2.rs`), time
@@ -65,6 +66,9 @@
 //!   fits `eval/weights.rs` to arena records, and the move policy's fitter
 //!   (`tune policy`, `tune/policy/`), which fits `search/policy_weights.rs`
 //!   to the moves of self-play records.
+//! - `src/datagen/`: the self-play data generator (`pbrain-sente datagen`)
+//!   and the record format its games are written in (`datagen/record.rs`),
+//!   read by the net trainer and the policy fitter.
 //! - `src/arena/`: the referee and match runner (`sente-arena`).
 //! - `src/bench/`: the bench suite (`mod.rs`; its node count is the
 //!   search's signature) and the reach benchmark (`reach.rs`, positions in
@@ -73,9 +77,9 @@
 //! - `src/types.rs`: colours, rules, scores.
 //!
 //! Dependencies run one way: `game` ← `eval` ← `search` ← `engine` ←
-//! `protocol`; `bench`, `tune` and `arena` sit on top of the engine as
-//! tools. Nothing in `game`, `eval`, `search` or `engine` imports
-//! `protocol`, `arena` or `tune`, and inside `game` `geometry` ← `zobrist` ←
+//! `protocol`; `bench`, `tune`, `datagen` and `arena` sit on top of the
+//! engine as tools. Nothing in `game`, `eval`, `search` or `engine` imports
+//! `protocol`, `arena`, `tune` or `datagen`, and inside `game` `geometry` ← `zobrist` ←
 //! `board` ← `pattern` ← `rules` has no circle.
 //!
 //! Measured results (matches, SPRTs, fits, speeds) and the history of each
@@ -83,6 +87,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod game;

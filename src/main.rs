@@ -6,7 +6,8 @@
 //! or on for A/B matches in the arena (and in `bench`).
 //! `pbrain-sente bench …`: the bench (see `sente::bench`).
 //! `pbrain-sente tune …`: fit the evaluation weights to arena records
-//! (see `sente::tune`). `--help` and `--version` print to stdout and
+//! (see `sente::tune`). `pbrain-sente datagen …`: self-play training data
+//! (see `sente::datagen`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
 
 use sente::engine::SearchOptions;
@@ -21,6 +22,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.first().map(String::as_str) == Some("tune") {
         std::process::exit(sente::tune::main_tune(&args[1..]));
+    }
+    if args.first().map(String::as_str) == Some("datagen") {
+        std::process::exit(sente::datagen::main_datagen(&args[1..]));
     }
     let mut options = SearchOptions::default();
     for a in &args {
@@ -58,6 +62,9 @@ usage: pbrain-sente [SWITCHES]                     the Gomocup protocol on stdin
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente tune policy RECORDS.txt… [--out src/search/policy_weights.rs]
                                                     fit the move policy to self-play records
+       pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
+                    [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]
+                    [--max-plies M] [--quiet]       self-play games as training data
        pbrain-sente --help | --version
 SWITCHES (search features for A/B tests):
   --no-threats    no threat solver (VCF/VCT) at the root

@@ -1,81 +1,15 @@
 //! Training positions for the policy fitter: self-play records (the
-//! datagen format, `/work/datagen-format.md`) replayed, and for each
+//! datagen format, `crate::datagen::record`) replayed, and for each
 //! position before a move the search chose (`best` 1) the candidates the
 //! tree would order (`movegen::generate`), each as its policy features and
 //! its static ordering score, with the chosen move as the target.
 
-use crate::game::board::{Board, Pos};
+use crate::datagen::record::GameRecord;
+use crate::game::board::Pos;
 use crate::game::zobrist::SplitMix64;
 use crate::search::movegen::{generate, Gen, Position};
 use crate::search::ordering::static_score;
 use crate::search::policy::{features, ACTIVE};
-use crate::types::RuleSet;
-
-/// One game of a record file: the rule, the board size, the opening's
-/// stones and the recorded moves `(x, y, best)`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Game {
-    pub rules: RuleSet,
-    pub size: usize,
-    pub opening: Vec<(usize, usize)>,
-    pub moves: Vec<(usize, usize, bool)>,
-}
-
-fn xy(t: &str) -> anyhow::Result<(usize, usize)> {
-    let mut it = t.split(',');
-    let (Some(x), Some(y)) = (it.next(), it.next()) else {
-        anyhow::bail!("bad point {t:?}");
-    };
-    Ok((x.parse()?, y.parse()?))
-}
-
-/// One line of a record file: None for a comment or a blank line.
-pub fn parse_line(line: &str) -> anyhow::Result<Option<Game>> {
-    let line = line.trim_end_matches(['\r', '\n']);
-    if line.trim().is_empty() || line.starts_with('#') {
-        return Ok(None);
-    }
-    let f: Vec<&str> = line.split('\t').collect();
-    if f.len() != 5 {
-        anyhow::bail!("{} fields, 5 expected", f.len());
-    }
-    let rules = crate::arena::cli::parse_rule(f[0]).map_err(anyhow::Error::msg)?;
-    let size: usize = f[1].parse()?;
-    let opening = if f[3] == "-" {
-        Vec::new()
-    } else {
-        f[3].split(' ').map(xy).collect::<anyhow::Result<_>>()?
-    };
-    let mut moves = Vec::new();
-    for m in f[4].split(' ').filter(|m| !m.is_empty()) {
-        let parts: Vec<&str> = m.split(',').collect();
-        if parts.len() != 4 {
-            anyhow::bail!("bad move {m:?}");
-        }
-        let (x, y) = xy(m)?;
-        moves.push((x, y, parts[3] == "1"));
-    }
-    Ok(Some(Game {
-        rules,
-        size,
-        opening,
-        moves,
-    }))
-}
-
-/// Every game of a record file.
-pub fn read_games(path: &str) -> anyhow::Result<Vec<Game>> {
-    let text = std::fs::read_to_string(path)?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        match parse_line(line) {
-            Ok(Some(g)) => out.push(g),
-            Ok(None) => {}
-            Err(e) => anyhow::bail!("{path}:{}: {e}", i + 1),
-        }
-    }
-    Ok(out)
-}
 
 /// Training positions, flat: candidate `c` of position `i` is at
 /// `starts[i] + c`.
@@ -113,43 +47,31 @@ impl Samples {
 
     /// Replay `g` (game number `id`) and add each position before a chosen
     /// move with two or more candidates, the move among them. Returns the
-    /// positions added; an illegal record stops the game there.
-    pub fn add_game(&mut self, g: &Game, id: u32) -> usize {
+    /// positions added.
+    pub fn add_game(&mut self, g: &GameRecord, id: u32) -> usize {
         if self.starts.is_empty() {
             self.starts.push(0);
         }
-        let Ok(mut board) = Board::square(g.size, g.rules) else {
-            return 0;
-        };
-        for &(x, y) in &g.opening {
-            let c = board.to_move();
-            if board.try_make(x as i64, y as i64, c).is_err() {
-                return 0;
-            }
-        }
-        let mut pos = Position::new(&mut board);
         let (mut moves, mut scratch) = (Vec::new(), Vec::new());
         let mut added = 0;
-        for &(x, y, best) in &g.moves {
-            let Some(mv) = pos
-                .board
-                .pos(x as i64, y as i64)
-                .filter(|&p| pos.board.is_empty(p))
-            else {
-                break;
+        g.replay(|board, _, m| {
+            if !m.best {
+                return;
+            }
+            let mut b = board.clone();
+            let Some(mv) = b.pos(m.x as i64, m.y as i64) else {
+                return;
             };
-            if best {
-                if let Gen::Moves { forced } = generate(&mut pos, &mut moves, &mut scratch) {
-                    if let Some(t) = moves.iter().position(|&m| m == mv) {
-                        if moves.len() >= 2 {
-                            self.push(&pos, &moves, t, id, forced);
-                            added += 1;
-                        }
+            let mut pos = Position::new(&mut b);
+            if let Gen::Moves { forced } = generate(&mut pos, &mut moves, &mut scratch) {
+                if let Some(t) = moves.iter().position(|&c| c == mv) {
+                    if moves.len() >= 2 {
+                        self.push(&pos, &moves, t, id, forced);
+                        added += 1;
                     }
                 }
             }
-            pos.make(mv);
-        }
+        });
         added
     }
 
@@ -189,18 +111,17 @@ pub fn target_rank(s: &Samples, i: usize, score: impl Fn(usize) -> i64) -> usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::datagen::record::parse_line;
+    use crate::game::board::Board;
     use crate::search::policy::features;
+    use crate::types::RuleSet;
 
     const LINE: &str = "freestyle\t15\t1\t7,7 8,8\t7,8,10,1 9,9,-5,1 3,3,0,0 10,6,3,1 6,6,0,1";
 
     #[test]
     fn records_parse_and_replay_to_positions_with_targets() {
-        assert_eq!(parse_line("# sente-datagen v1").unwrap(), None);
-        assert!(parse_line("freestyle\t15\t1\t-").is_err());
         let g = parse_line(LINE).unwrap().unwrap();
-        assert_eq!(g.opening, vec![(7, 7), (8, 8)]);
-        assert_eq!(g.moves.len(), 5);
-        assert!(!g.moves[2].2 && g.moves[3].2);
+        assert!(!g.moves[2].best && g.moves[3].best);
         let mut s = Samples::default();
         // Four chosen moves (the third is exploration): four positions.
         assert_eq!(s.add_game(&g, 7), 4);

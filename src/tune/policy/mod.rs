@@ -19,7 +19,8 @@ pub mod fit;
 use crate::arena::cli::{num, value};
 use crate::search::policy::{table_weights, POLICY_UNIT, WEIGHTS};
 
-use data::{held_out, read_games, target_rank, Samples};
+use crate::datagen::record::read_file;
+use data::{held_out, target_rank, Samples};
 use fit::{fit, nll, FitOptions};
 
 /// Top-1 and top-3 agreement (fractions) of the chosen move over the
@@ -131,10 +132,10 @@ pub fn main_policy(args: &[String]) -> i32 {
     let mut s = Samples::default();
     let mut games = 0u32;
     'files: for f in &files {
-        let gs = match read_games(f) {
+        let gs = match read_file(f) {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("tune policy: {e}");
+                eprintln!("tune policy: {f}: {e}");
                 return 1;
             }
         };
