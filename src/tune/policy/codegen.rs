@@ -2,10 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::search::policy::{
-    CLASS_KEYS, CLASS_START, CODES, DIST_BUCKETS, LAST_START, LINE_KEYS, LINE_START,
-    OPP_VALUE_START, OWN_LAST_START, OWN_VALUE_START, POLICY_UNIT, VALUE_BUCKETS, WEIGHTS,
-};
+use crate::search::policy::{start, CODES, POLICY_UNIT, TABLES, WEIGHTS};
 
 /// Where the tables start in the generated file (what precedes is the
 /// doc comment, with the fit's figures).
@@ -24,58 +21,25 @@ pub fn as_rust(units: &[i32], about: &[String]) -> String {
     for line in about {
         let _ = writeln!(s, "//! {line}");
     }
-    s.push('\n');
-    let grid = |s: &mut String, name: &str, doc: &str, v: &[i32]| {
-        let _ = writeln!(s, "{doc}");
-        let _ = writeln!(s, "pub const {name}: [i32; {}] = [", v.len());
-        for row in v.chunks(CODES) {
-            let cells: Vec<String> = row.iter().map(|x| x.to_string()).collect();
-            let _ = writeln!(s, "    {},", cells.join(", "));
-        }
-        let _ = writeln!(s, "];");
-    };
-    grid(
-        &mut s,
-        "POLICY_LINE",
-        &format!("{TABLES_MARK} `own * 12 + opp`: a direction's line code for the side to move and for the opponent."),
-        &units[LINE_START..LINE_START + LINE_KEYS],
-    );
-    grid(
-        &mut s,
-        "POLICY_CLASS",
-        "/// Joint class keys `own * 12 + opp`.",
-        &units[CLASS_START..CLASS_START + CLASS_KEYS],
-    );
     let list = |v: &[i32]| {
         v.iter()
             .map(|x| x.to_string())
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let _ = writeln!(
-        s,
-        "/// Distance to the last move: none, 1, 2, 3, 4, farther.\n\
-         pub const POLICY_LAST: [i32; {DIST_BUCKETS}] = [{}];",
-        list(&units[LAST_START..LAST_START + DIST_BUCKETS])
-    );
-    let _ = writeln!(
-        s,
-        "/// Distance to the side to move's own last move: none, 1, 2, 3, 4, farther.\n\
-         pub const POLICY_OWN_LAST: [i32; {DIST_BUCKETS}] = [{}];",
-        list(&units[OWN_LAST_START..OWN_LAST_START + DIST_BUCKETS])
-    );
-    let _ = writeln!(
-        s,
-        "/// The point's evaluation value for the side to move, by `policy::value_bucket`.\n\
-         pub const POLICY_OWN_VALUE: [i32; {VALUE_BUCKETS}] = [{}];",
-        list(&units[OWN_VALUE_START..OWN_VALUE_START + VALUE_BUCKETS])
-    );
-    let _ = writeln!(
-        s,
-        "/// The point's evaluation value for the opponent, by `policy::value_bucket`.\n\
-         pub const POLICY_OPP_VALUE: [i32; {VALUE_BUCKETS}] = [{}];",
-        list(&units[OPP_VALUE_START..OPP_VALUE_START + VALUE_BUCKETS])
-    );
+    for (t, &(name, len, doc)) in TABLES.iter().enumerate() {
+        let v = &units[start(t)..start(t) + len];
+        let _ = writeln!(s, "\n/// {doc}");
+        if len > 2 * CODES {
+            let _ = writeln!(s, "pub const {name}: [i32; {len}] = [");
+            for row in v.chunks(CODES) {
+                let _ = writeln!(s, "    {},", list(row));
+            }
+            let _ = writeln!(s, "];");
+        } else {
+            let _ = writeln!(s, "pub const {name}: [i32; {len}] = [{}];", list(v));
+        }
+    }
     s
 }
 
