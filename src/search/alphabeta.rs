@@ -99,7 +99,7 @@ fn policy_prune_gap(depth: i32, pv_node: bool) -> i32 {
 /// quiet move's reduction for its gap below the node's best policy score.
 fn policy_lmr_adjust(gap: i32) -> i32 {
     if gap < params::POLICY_LMR_CLOSE {
-        -1
+        -params::POLICY_LMR_CLOSE_LESS
     } else if gap >= 2 * params::POLICY_LMR_FAR {
         2
     } else if gap >= params::POLICY_LMR_FAR {
@@ -141,8 +141,8 @@ pub struct TreeLimits<'a> {
 /// own, in logits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PolicyCuts {
-    /// Late-move reductions one ply less for a move within
-    /// `params::POLICY_LMR_CLOSE` of the best, one more from
+    /// Late-move reductions `params::POLICY_LMR_CLOSE_LESS` plies less for
+    /// a move within `params::POLICY_LMR_CLOSE` of the best, one more from
     /// `params::POLICY_LMR_FAR` and two from twice that.
     pub lmr: bool,
     /// A quiet move whose gap reaches `params::POLICY_PRUNE_GAP` plus
@@ -529,10 +529,13 @@ impl<'a, 'b> Tree<'a, 'b> {
         let extend = forced && scored.len() == 1 && !horizon;
 
         // The node's best policy score, when the policy drives reductions
-        // or pruning (the hash move included: it is a candidate too).
+        // or pruning (the hash move included: it is a candidate too; the
+        // ordering found it already when it ordered by policy).
         let cuts = self.policy;
         let policy_on = (cuts.lmr || cuts.prune) && !forced;
-        let policy_top = if policy_on {
+        let policy_top = if policy_on && self.ord.policy {
+            self.ord.policy_top
+        } else if policy_on {
             moves
                 .iter()
                 .map(|&m| policy::score(self.pos.board, &self.pos.ev, m, stm))

@@ -23,6 +23,9 @@ pub struct Ordering {
     /// Order by the learned policy (`search::policy`) instead of the
     /// static score (`SearchOptions::policy_order`).
     pub policy: bool,
+    /// With `policy`: the best policy score among the moves the last
+    /// `score` or `score_head` call scored (the hash move's included).
+    pub policy_top: i32,
 }
 
 impl Default for Ordering {
@@ -31,6 +34,7 @@ impl Default for Ordering {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * MAX_CELLS],
             policy: false,
+            policy_top: i32::MIN,
         }
     }
 }
@@ -85,7 +89,7 @@ impl Ordering {
 
     /// Score every move for ordering, best first after sorting.
     pub fn score(
-        &self,
+        &mut self,
         pos: &Position,
         ply: usize,
         hash_move: Pos,
@@ -101,7 +105,7 @@ impl Ordering {
     /// rest are all ordered after them): most nodes search one or two moves.
     /// Call `sort_tail` before reading past the head.
     pub fn score_head(
-        &self,
+        &mut self,
         pos: &Position,
         ply: usize,
         hash_move: Pos,
@@ -119,7 +123,7 @@ impl Ordering {
 
     /// The ordering score of every move, unsorted.
     fn score_into(
-        &self,
+        &mut self,
         pos: &Position,
         ply: usize,
         hash_move: Pos,
@@ -128,15 +132,19 @@ impl Ordering {
     ) {
         out.clear();
         let stm = pos.stm();
+        self.policy_top = i32::MIN;
         for &m in moves {
+            let p = if self.policy {
+                let p = policy::score(pos.board, &pos.ev, m, stm);
+                self.policy_top = self.policy_top.max(p);
+                p
+            } else {
+                0
+            };
             let s = if m == hash_move {
                 HASH_BONUS
             } else {
-                let mut s = if self.policy {
-                    policy::score(pos.board, &pos.ev, m, stm)
-                } else {
-                    static_score(pos, m)
-                };
+                let mut s = if self.policy { p } else { static_score(pos, m) };
                 if let Some(i) = self.killers[ply].iter().position(|&k| k == m) {
                     s += params::KILLER_BONUS[i];
                 }
@@ -197,6 +205,49 @@ mod tests {
     use crate::game::zobrist::SplitMix64;
     use crate::search::movegen::{generate, Gen};
     use crate::types::RuleSet;
+
+    /// With `policy` on (and no killers or history yet) the moves come in
+    /// policy-score order, the hash move first, and `policy_top` is the best
+    /// policy score, the hash move's included.
+    #[test]
+    fn policy_ordering_sorts_by_policy_score() {
+        let mut rng = SplitMix64::new(12);
+        let mut ord = Ordering {
+            policy: true,
+            ..Ordering::default()
+        };
+        let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();
+        let mut pos = Position::new(&mut b);
+        let mut differs = 0;
+        for _ in 0..30 {
+            let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+            if generate(&mut pos, &mut moves, &mut scratch) != (Gen::Moves { forced: false }) {
+                break;
+            }
+            let m = pick(&mut rng, &moves).unwrap();
+            if moves.len() < 3 {
+                pos.make(m);
+                continue;
+            }
+            let stm = pos.stm();
+            let p = |m: Pos| policy::score(pos.board, &pos.ev, m, stm);
+            let hash = moves[moves.len() / 2];
+            let mut out = Vec::new();
+            ord.score(&pos, 0, hash, &moves, &mut out);
+            assert_eq!(out[0].0, hash);
+            assert_eq!(ord.policy_top, moves.iter().map(|&m| p(m)).max().unwrap());
+            for w in out[1..].windows(2) {
+                let (a, c) = (p(w[0].0), p(w[1].0));
+                assert!(a > c || (a == c && w[0].0 < w[1].0));
+            }
+            let mut by_static = moves.clone();
+            by_static.sort_by_key(|&m| (std::cmp::Reverse(static_score(&pos, m)), m));
+            let policy_first = out.iter().find(|x| x.0 != hash).unwrap().0;
+            differs += (by_static.iter().find(|&&m| m != hash) != Some(&policy_first)) as usize;
+            pos.make(m);
+        }
+        assert!(differs > 0, "the policy order is not the static one");
+    }
 
     #[test]
     fn head_sort_then_tail_sort_is_the_full_order() {

@@ -59,10 +59,12 @@ pub const LMP_PV_FACTOR: usize = 2;
 // `policy_prune`; both off by default). A gap is the node's best policy
 // score less the move's.
 
-/// A late quiet move this close to the best is reduced a ply less.
+/// A late quiet move this close to the best is reduced less ...
 pub const POLICY_LMR_CLOSE: i32 = 256;
+/// ... by this many plies.
+pub const POLICY_LMR_CLOSE_LESS: i32 = 0;
 /// From this gap one ply more, from twice it two.
-pub const POLICY_LMR_FAR: i32 = 3 * 256;
+pub const POLICY_LMR_FAR: i32 = 2 * 256;
 /// Quiet moves this far below the best are pruned at depth 0 ...
 pub const POLICY_PRUNE_GAP: i32 = 3 * 256;
 /// ... and this much farther per remaining ply ...
