@@ -187,8 +187,8 @@ pub fn features(board: &Board, ev: &Evaluator, p: Pos, stm: Color) -> [u16; ACTI
     let opp = stm.opposite();
     let (own, theirs) = (ev.line_codes(p, stm), ev.line_codes(p, opp));
     let mut f = [0u16; ACTIVE];
-    for d in 0..4 {
-        f[d] = (LINE_START + code(own, d) as usize * CODES + code(theirs, d) as usize) as u16;
+    for (d, x) in f[..4].iter_mut().enumerate() {
+        *x = (LINE_START + code(own, d) as usize * CODES + code(theirs, d) as usize) as u16;
     }
     f[4] = (CLASS_START + ev.class(p, stm) as usize * CLASSES + ev.class(p, opp) as usize) as u16;
     f[5] = (LAST_START + dist_bucket(board, p, 1)) as u16;
