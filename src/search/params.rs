@@ -66,7 +66,7 @@ pub const POLICY_LMR_CLOSE_LESS: i32 = 0;
 /// From this gap one ply more, from twice it two.
 pub const POLICY_LMR_FAR: i32 = 2 * 256;
 /// Quiet moves this far below the best are pruned at depth 0 ...
-pub const POLICY_PRUNE_GAP: i32 = 3 * 256;
+pub const POLICY_PRUNE_GAP: i32 = 2 * 256;
 /// ... and this much farther per remaining ply ...
 pub const POLICY_PRUNE_PER_DEPTH: i32 = 128;
 /// ... and this much farther at PV nodes.
