@@ -89,7 +89,8 @@ pub fn main_policy(args: &[String]) -> i32 {
         threads: 1,
     };
     let mut holdout = 10u64;
-    let mut max_positions = 2_000_000usize;
+    // About 3 KB a position (60 candidates of 24 table entries): 1 M is 3 GB.
+    let mut max_positions = 1_000_000usize;
     let mut out: Option<String> = None;
     let mut from_zero = false;
     let mut files = Vec::new();
