@@ -59,12 +59,16 @@
 //!   inference, kept by the evaluator when `--eval net` selects it).
 //! - `src/search/`: the searcher (`mod.rs`), its root probe (`root.rs`) and
 //!   iterative deepening (`deepening.rs`), the PVS tree (`alphabeta.rs`), transposition
-//!   table (`tt.rs`), move generation and ordering, the VCF/VCT threat solver
+//!   table (`tt.rs`), move generation and ordering, the learned move policy
+//!   (`policy.rs`, tables generated into `policy_weights.rs`; its ordering,
+//!   reductions and pruning are switches, off by default), the VCF/VCT threat solver
 //!   (`threat.rs`), time manager (`time.rs`), watchdog, Lazy SMP helpers
 //!   (`smp.rs`), and `params.rs`: every tunable of the search.
 //! - `src/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
-//!   fits `eval/weights.rs` to arena records, and the network's trainer
-//!   (`tune/net/`, `pbrain-sente tune net`) on `datagen` records.
+//!   fits `eval/weights.rs` to arena records, the network's trainer
+//!   (`tune/net/`, `pbrain-sente tune net`) on `datagen` records, and the
+//!   move policy's fitter (`tune policy`, `tune/policy/`), which fits
+//!   `search/policy_weights.rs` to the moves of self-play records.
 //! - `src/datagen/`: the self-play data generator (`pbrain-sente datagen`)
 //!   and the record format its games are written in (`datagen/record.rs`),
 //!   read by the net trainer and the policy fitter.

@@ -1,9 +1,9 @@
 //! `pbrain-sente`: the Gomocup brain binary. Thin: logging to stderr, then the
 //! protocol loop (default) or a subcommand.
 //!
-//! `pbrain-sente [--no-threats] [--leaf-vcf] [--eval classic|net] [--net FILE]`:
-//! the protocol loop; the flags switch search features off or on for A/B
-//! matches in the arena.
+//! `pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]`: the protocol
+//! loop; the switches (`SearchOptions::apply_flag`) turn search features off
+//! or on for A/B matches in the arena (and in `bench`).
 //! `pbrain-sente bench …`: the bench (see `sente::bench`).
 //! `pbrain-sente tune …`: fit the evaluation weights to arena records
 //! (see `sente::tune`). `pbrain-sente datagen …`: self-play training data
@@ -29,9 +29,10 @@ fn main() -> anyhow::Result<()> {
     let mut options = SearchOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if options.apply_flag(a) {
+            continue;
+        }
         match a.as_str() {
-            "--no-threats" => options.root_threats = false,
-            "--leaf-vcf" => options.leaf_vcf = true,
             "--eval" => match it.next().and_then(|v| EvalKind::parse(v)) {
                 Some(k) => options.eval = k,
                 None => {
@@ -74,23 +75,30 @@ fn main() -> anyhow::Result<()> {
 }
 
 const USAGE: &str = "\
-usage: pbrain-sente [--no-threats] [--leaf-vcf] [--eval classic|net] [--net FILE]
+usage: pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]
                                                     the Gomocup protocol on stdin/stdout
-       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [--eval classic|net]
+       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [SWITCHES] [--eval classic|net]
                                                     bench; its node count is the signature
-       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all]
+       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES]
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/bench/reach.txt from arena records
        pbrain-sente bench net-random FILE [F H SEED]  write random net weights (the placeholder net.bin)
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente tune net …                      train the evaluation network on datagen records
+       pbrain-sente tune policy RECORDS.txt… [--out src/search/policy_weights.rs]
+                                                    fit the move policy to self-play records
        pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
                     [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]
                     [--max-plies M] [--quiet]       self-play games as training data
        pbrain-sente --help | --version
-  --no-threats  no threat solver (VCF/VCT) at the root
-  --leaf-vcf    VCF at the horizon (off by default)
-  --eval E      static evaluation: classic (default) or net (the learned net)
-  --net FILE    the net's weights from FILE instead of the built-in ones (implies --eval net)
+SWITCHES (search features for A/B tests):
+  --no-threats    no threat solver (VCF/VCT) at the root
+  --leaf-vcf      VCF at the horizon (off by default)
+  --policy-order  order moves by the learned move policy (off by default)
+  --policy-lmr    late-move reductions also by policy score (off by default)
+  --policy-prune  prune quiet moves far below the best policy score (off by default)
+  --policy        all three policy switches
+  --eval E        static evaluation: classic (default) or net (the learned net)
+  --net FILE      the net's weights from FILE instead of the built-in ones (implies --eval net)
 Logs go to stderr; RUST_LOG=debug shows the search.";

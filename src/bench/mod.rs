@@ -186,6 +186,15 @@ impl BenchReport {
     }
 }
 
+/// The search switches of this process's bench runs: default, or what
+/// `main_bench` read from the command line (`SearchOptions::apply_flag`).
+static OPTIONS: std::sync::OnceLock<SearchOptions> = std::sync::OnceLock::new();
+
+/// A bench engine: a table of exactly `tt_bytes`, the run's switches.
+pub(crate) fn bench_engine(tt_bytes: usize) -> Engine {
+    Engine::with_table_bytes_and(tt_bytes, OPTIONS.get().copied().unwrap_or_default())
+}
+
 fn run_one(
     spec: &Spec,
     limits: Limits,
@@ -196,7 +205,7 @@ fn run_one(
     let board = board_of(spec);
     let options = SearchOptions {
         eval,
-        ..SearchOptions::default()
+        ..OPTIONS.get().copied().unwrap_or_default()
     };
     let mut engine = Engine::with_table_bytes_and(tt_bytes, options);
     engine.set_threads(threads as i64);
@@ -440,8 +449,9 @@ fn print_report(r: &BenchReport) {
 /// net (the signature is the classical evaluation's).
 pub fn main_bench(args: &[String]) -> i32 {
     let mut eval = EvalKind::Classic;
+    let mut o = SearchOptions::default();
     let mut rest = Vec::new();
-    let mut it = args.iter();
+    let mut it = args.iter().filter(|a| !o.apply_flag(a));
     while let Some(a) = it.next() {
         if a == "--eval" {
             match it.next().and_then(|v| EvalKind::parse(v)) {
@@ -463,6 +473,10 @@ pub fn main_bench(args: &[String]) -> i32 {
             q.hidden(),
             q.kernel().name()
         );
+    }
+    let _ = OPTIONS.set(o);
+    if o != SearchOptions::default() {
+        println!("Switches        : {o:?}");
     }
     let args = &rest[..];
     let first = args.first().map(String::as_str);

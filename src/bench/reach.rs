@@ -27,7 +27,7 @@
 use std::time::Instant;
 
 use super::BENCH_TT_BYTES;
-use crate::engine::{Engine, Limits, Report};
+use crate::engine::{Limits, Report};
 use crate::game::{Board, Pos};
 use crate::types::{score_text, RuleSet, Score, MATE_BOUND};
 
@@ -291,7 +291,7 @@ pub(super) struct Searched {
 /// Search `p` within `limit` (one thread, a fresh table).
 pub(super) fn search(p: &ReachPos, limit: Limit) -> Searched {
     let board = p.board().expect("reach position");
-    let mut engine = Engine::with_table_bytes(BENCH_TT_BYTES);
+    let mut engine = super::bench_engine(BENCH_TT_BYTES);
     engine.set_threads(1);
     engine.set_rules(RuleSet::from_bits(p.rule));
     engine.prepare(); // the table is built before the clock starts

@@ -179,6 +179,15 @@ impl Engine {
         self.options
     }
 
+    /// Search switches for every search from now on.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.stop_pondering();
+        self.options = options;
+        if let Some(s) = &mut self.searcher {
+            s.options = options;
+        }
+    }
+
     /// Megabytes of transposition table the memory budget gives.
     pub fn table_mb(&self) -> usize {
         tt_bytes_for(self.memory_budget()) >> 20

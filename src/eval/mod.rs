@@ -545,6 +545,15 @@ impl Evaluator {
         nibble_pattern((self.cells[p.idx()].code[color.index()] >> (4 * d)) & 15)
     }
 
+    /// The four line codes a stone of `color` on the empty cell `p` makes,
+    /// a nibble per direction (direction d in bits 4d..4d+4): 0..=10 the
+    /// line's `Pattern`, 11 an open-four line holding two separate fours.
+    /// What the move policy (`crate::search::policy`) reads.
+    #[inline]
+    pub fn line_codes(&self, p: Pos, color: Color) -> u16 {
+        self.cells[p.idx()].code[color.index()]
+    }
+
     /// The evaluation value of the empty cell `p` for `color` when `color`
     /// is to move.
     #[inline]

@@ -65,6 +65,7 @@ use crate::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 use super::movegen::{generate, unforced, Gen, Position};
 use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY, SORTED_HEAD};
 use super::params;
+use super::policy;
 use super::threat::ThreatSolver;
 use super::time::TimePlan;
 use super::tt::{Bound, Tt};
@@ -84,6 +85,28 @@ pub fn lmr_reduction(depth: i32, i: usize) -> i32 {
 fn lmp_limit(depth: i32) -> usize {
     let d = depth.max(1) as usize;
     params::LMP_BASE + d * d / params::LMP_DEPTH_DIVISOR
+}
+
+/// Policy-driven pruning (`PolicyCuts::prune`): the least gap (policy
+/// units below the node's best) at which a quiet move is pruned at `depth`.
+fn policy_prune_gap(depth: i32, pv_node: bool) -> i32 {
+    params::POLICY_PRUNE_GAP
+        + params::POLICY_PRUNE_PER_DEPTH * depth.max(0)
+        + if pv_node { params::POLICY_PRUNE_PV } else { 0 }
+}
+
+/// Policy-driven reductions (`PolicyCuts::lmr`): plies added to a late
+/// quiet move's reduction for its gap below the node's best policy score.
+fn policy_lmr_adjust(gap: i32) -> i32 {
+    if gap < params::POLICY_LMR_CLOSE {
+        -params::POLICY_LMR_CLOSE_LESS
+    } else if gap >= 2 * params::POLICY_LMR_FAR {
+        2
+    } else if gap >= params::POLICY_LMR_FAR {
+        1
+    } else {
+        0
+    }
 }
 
 // Reverse futility pruning: a non-PV node within `params::RFP_MAX_DEPTH`
@@ -108,6 +131,25 @@ pub struct TreeLimits<'a> {
     pub max_nodes: u64,
     /// Threat-solver nodes per VCF call at the horizon (0: off).
     pub leaf_vcf_nodes: u64,
+    /// Reductions and pruning driven by the move policy.
+    pub policy: PolicyCuts,
+}
+
+/// Which late-move decisions the learned move policy (`search::policy`)
+/// drives (`SearchOptions::policy_lmr`, `policy_prune`; both off by
+/// default). A quiet move's *gap* is the node's best policy score less its
+/// own, in logits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolicyCuts {
+    /// Late-move reductions `params::POLICY_LMR_CLOSE_LESS` plies less for
+    /// a move within `params::POLICY_LMR_CLOSE` of the best, one more from
+    /// `params::POLICY_LMR_FAR` and two from twice that.
+    pub lmr: bool,
+    /// A quiet move whose gap reaches `params::POLICY_PRUNE_GAP` plus
+    /// `params::POLICY_PRUNE_PER_DEPTH` a remaining ply (and
+    /// `params::POLICY_PRUNE_PV` more at PV nodes) is not searched, at any
+    /// depth, once a move has been.
+    pub prune: bool,
 }
 
 /// Per-search state of the tree walk.
@@ -130,6 +172,8 @@ pub struct Tree<'a, 'b> {
     pub threat: &'a mut ThreatSolver,
     pub leaf_vcf_nodes: u64,
     pub vcf_nodes: u64,
+    /// Reductions and pruning driven by the move policy.
+    pub policy: PolicyCuts,
     /// Fours made by `quiesce` in the line being searched.
     q_fours: u32,
     pv: Vec<[Pos; MAX_PLY + 1]>,
@@ -175,6 +219,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             threat,
             leaf_vcf_nodes: limits.leaf_vcf_nodes,
             vcf_nodes: 0,
+            policy: limits.policy,
             q_fours: 0,
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -483,6 +528,23 @@ impl<'a, 'b> Tree<'a, 'b> {
         // A single forced reply costs no depth.
         let extend = forced && scored.len() == 1 && !horizon;
 
+        // The node's best policy score, when the policy drives reductions
+        // or pruning (the hash move included: it is a candidate too; the
+        // ordering found it already when it ordered by policy).
+        let cuts = self.policy;
+        let policy_on = (cuts.lmr || cuts.prune) && !forced;
+        let policy_top = if policy_on && self.ord.policy {
+            self.ord.policy_top
+        } else if policy_on {
+            moves
+                .iter()
+                .map(|&m| policy::score(self.pos.board, &self.pos.ev, m, stm))
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        };
+
         let mut quiets_tried: Vec<Pos> = Vec::new();
         for i in 0..scored.len() {
             if i == SORTED_HEAD {
@@ -494,11 +556,20 @@ impl<'a, 'b> Tree<'a, 'b> {
             }
             let quiet = !forced && !is_tactical(&self.pos, m) && m != hash_move;
             let killer = self.ord.is_killer(ply, m);
+            // How far below the node's best policy score a late quiet move is.
+            let gap = if policy_on && quiet && !killer {
+                policy_top - policy::score(self.pos.board, &self.pos.ev, m, stm)
+            } else {
+                0
+            };
             // Late-move pruning: near the horizon only the best-ordered
             // quiet moves are tried (never a forced defence).
             if quiet && !killer && best > -MATE_BOUND {
                 let limit = lmp_limit(depth);
                 if i >= limit * if pv_node { params::LMP_PV_FACTOR } else { 1 } {
+                    continue;
+                }
+                if cuts.prune && gap >= policy_prune_gap(depth, pv_node) {
                     continue;
                 }
             }
@@ -516,6 +587,9 @@ impl<'a, 'b> Tree<'a, 'b> {
                 {
                     let extra = if pv_node { 0 } else { params::LMR_NON_PV_EXTRA };
                     r = lmr_reduction(depth, i) + extra;
+                    if cuts.lmr {
+                        r = (r + policy_lmr_adjust(gap)).max(0);
+                    }
                 }
                 self.search_late(new_depth, r, alpha, beta, ply + 1)
             };
@@ -646,6 +720,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 start: Instant::now(),
                 max_nodes: u64::MAX,
                 leaf_vcf_nodes: 0,
+                policy: PolicyCuts::default(),
             },
         )
     }

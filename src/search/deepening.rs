@@ -110,6 +110,7 @@ impl Deepening<'_> {
                     stop: &helpers_stop,
                     nodes: &helper_nodes,
                     eval: tree.pos.ev.kind(),
+                    policy: tree.policy,
                 };
                 let spawned = std::thread::Builder::new()
                     .name(format!("helper-{}", i + 1))

@@ -1,5 +1,7 @@
 //! Move ordering: hash move first, then threat-ordered moves (our fives and
-//! fours, blocks of the opponent's, threes, ...), killers and history.
+//! fours, blocks of the opponent's, threes, ...), killers and history. With
+//! `Ordering::policy` the learned move policy (`search::policy`) replaces
+//! the static threat score.
 
 use crate::eval::weights::{Class, ATTACK_ORDER, DEFEND_ORDER};
 use crate::game::board::{Pos, MAX_CELLS};
@@ -7,6 +9,7 @@ use crate::types::Color;
 
 use super::movegen::Position;
 use super::params;
+use super::policy;
 
 pub const MAX_PLY: usize = 128;
 
@@ -17,6 +20,12 @@ const HASH_BONUS: i32 = 1 << 28;
 pub struct Ordering {
     killers: Vec<[Pos; 2]>,
     history: Vec<i32>,
+    /// Order by the learned policy (`search::policy`) instead of the
+    /// static score (`SearchOptions::policy_order`).
+    pub policy: bool,
+    /// With `policy`: the best policy score among the moves the last
+    /// `score` or `score_head` call scored (the hash move's included).
+    pub policy_top: i32,
 }
 
 impl Default for Ordering {
@@ -24,6 +33,8 @@ impl Default for Ordering {
         Ordering {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * MAX_CELLS],
+            policy: false,
+            policy_top: i32::MIN,
         }
     }
 }
@@ -78,7 +89,7 @@ impl Ordering {
 
     /// Score every move for ordering, best first after sorting.
     pub fn score(
-        &self,
+        &mut self,
         pos: &Position,
         ply: usize,
         hash_move: Pos,
@@ -94,7 +105,7 @@ impl Ordering {
     /// rest are all ordered after them): most nodes search one or two moves.
     /// Call `sort_tail` before reading past the head.
     pub fn score_head(
-        &self,
+        &mut self,
         pos: &Position,
         ply: usize,
         hash_move: Pos,
@@ -112,7 +123,7 @@ impl Ordering {
 
     /// The ordering score of every move, unsorted.
     fn score_into(
-        &self,
+        &mut self,
         pos: &Position,
         ply: usize,
         hash_move: Pos,
@@ -121,17 +132,19 @@ impl Ordering {
     ) {
         out.clear();
         let stm = pos.stm();
-        let opp = stm.opposite();
+        self.policy_top = i32::MIN;
         for &m in moves {
+            let p = if self.policy {
+                let p = policy::score(pos.board, &pos.ev, m, stm);
+                self.policy_top = self.policy_top.max(p);
+                p
+            } else {
+                0
+            };
             let s = if m == hash_move {
                 HASH_BONUS
             } else {
-                let own = pos.ev.class(m, stm);
-                let theirs = pos.ev.class(m, opp);
-                let mut s = ATTACK_ORDER[own as usize]
-                    + DEFEND_ORDER[theirs as usize]
-                    + pos.ev.value(m, stm)
-                    + pos.ev.value(m, opp) / params::DEFENCE_VALUE_DIVISOR;
+                let mut s = if self.policy { p } else { static_score(pos, m) };
                 if let Some(i) = self.killers[ply].iter().position(|&k| k == m) {
                     s += params::KILLER_BONUS[i];
                 }
@@ -140,6 +153,20 @@ impl Ordering {
             out.push((m, s));
         }
     }
+}
+
+/// The static part of a move's ordering score: what a stone there makes
+/// for the side to move (attack) and for the opponent (defence), by class
+/// and by evaluation value. The learned policy replaces it when
+/// `Ordering::policy` is on.
+#[inline]
+pub fn static_score(pos: &Position, m: Pos) -> i32 {
+    let stm = pos.stm();
+    let opp = stm.opposite();
+    ATTACK_ORDER[pos.ev.class(m, stm) as usize]
+        + DEFEND_ORDER[pos.ev.class(m, opp) as usize]
+        + pos.ev.value(m, stm)
+        + pos.ev.value(m, opp) / params::DEFENCE_VALUE_DIVISOR
 }
 
 /// Moves sorted whole by `Ordering::score_head`.
@@ -178,6 +205,49 @@ mod tests {
     use crate::game::zobrist::SplitMix64;
     use crate::search::movegen::{generate, Gen};
     use crate::types::RuleSet;
+
+    /// With `policy` on (and no killers or history yet) the moves come in
+    /// policy-score order, the hash move first, and `policy_top` is the best
+    /// policy score, the hash move's included.
+    #[test]
+    fn policy_ordering_sorts_by_policy_score() {
+        let mut rng = SplitMix64::new(12);
+        let mut ord = Ordering {
+            policy: true,
+            ..Ordering::default()
+        };
+        let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();
+        let mut pos = Position::new(&mut b);
+        let mut differs = 0;
+        for _ in 0..30 {
+            let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+            if generate(&mut pos, &mut moves, &mut scratch) != (Gen::Moves { forced: false }) {
+                break;
+            }
+            let m = pick(&mut rng, &moves).unwrap();
+            if moves.len() < 3 {
+                pos.make(m);
+                continue;
+            }
+            let stm = pos.stm();
+            let p = |m: Pos| policy::score(pos.board, &pos.ev, m, stm);
+            let hash = moves[moves.len() / 2];
+            let mut out = Vec::new();
+            ord.score(&pos, 0, hash, &moves, &mut out);
+            assert_eq!(out[0].0, hash);
+            assert_eq!(ord.policy_top, moves.iter().map(|&m| p(m)).max().unwrap());
+            for w in out[1..].windows(2) {
+                let (a, c) = (p(w[0].0), p(w[1].0));
+                assert!(a > c || (a == c && w[0].0 < w[1].0));
+            }
+            let mut by_static = moves.clone();
+            by_static.sort_by_key(|&m| (std::cmp::Reverse(static_score(&pos, m)), m));
+            let policy_first = out.iter().find(|x| x.0 != hash).unwrap().0;
+            differs += (by_static.iter().find(|&&m| m != hash) != Some(&policy_first)) as usize;
+            pos.make(m);
+        }
+        assert!(differs > 0, "the policy order is not the static one");
+    }
 
     #[test]
     fn head_sort_then_tail_sort_is_the_full_order() {

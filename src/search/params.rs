@@ -54,6 +54,24 @@ pub const LMP_DEPTH_DIVISOR: usize = 2;
 /// PV nodes try this many times as many quiet moves.
 pub const LMP_PV_FACTOR: usize = 2;
 
+// Move policy (`search::policy`; scores in 1/256 logit): reductions and
+// pruning it drives when switched on (`SearchOptions::policy_lmr`,
+// `policy_prune`; both off by default). A gap is the node's best policy
+// score less the move's.
+
+/// A late quiet move this close to the best is reduced less ...
+pub const POLICY_LMR_CLOSE: i32 = 256;
+/// ... by this many plies.
+pub const POLICY_LMR_CLOSE_LESS: i32 = 0;
+/// From this gap one ply more, from twice it two.
+pub const POLICY_LMR_FAR: i32 = 2 * 256;
+/// Quiet moves this far below the best are pruned at depth 0 ...
+pub const POLICY_PRUNE_GAP: i32 = 2 * 256;
+/// ... and this much farther per remaining ply ...
+pub const POLICY_PRUNE_PER_DEPTH: i32 = 128;
+/// ... and this much farther at PV nodes.
+pub const POLICY_PRUNE_PV: i32 = 2 * 256;
+
 // Reverse futility pruning.
 
 /// Deepest remaining depth at which a node may fail high on its static score.

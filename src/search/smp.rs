@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crate::game::{Board, Pos};
 
-use super::alphabeta::{Tree, TreeLimits};
+use super::alphabeta::{PolicyCuts, Tree, TreeLimits};
 use super::deepening::{aspiration, RootMove};
 use super::movegen::Position;
 use super::ordering::Ordering as MoveOrdering;
@@ -67,6 +67,8 @@ pub(super) struct HelperJob<'a> {
     pub(super) nodes: &'a AtomicU64,
     /// The main thread's evaluation, which each helper's own evaluator uses.
     pub(super) eval: crate::eval::EvalKind,
+    /// The main thread's policy-driven reductions and pruning.
+    pub(super) policy: PolicyCuts,
 }
 
 impl HelperJob<'_> {
@@ -85,6 +87,7 @@ impl HelperJob<'_> {
                 start: self.start,
                 max_nodes: u64::MAX,
                 leaf_vcf_nodes: 0,
+                policy: self.policy,
             },
         );
         let hash_move = self
