@@ -358,9 +358,11 @@ impl NetWeights {
     }
 }
 
-/// The weights built into the binary: `src/eval/net.bin`. Until trained
-/// weights replace it, a placeholder written by
-/// `pbrain-sente bench net-random src/eval/net.bin 16 16 36`.
+/// The weights built into the binary: `src/eval/net.bin`, trained by
+/// `pbrain-sente tune net --rule freestyle --f 32 --h 32 --epochs 20 --lr 0.003
+/// --lr-end 0.0003 --seed 1 --threads 2` on 4,721 freestyle datagen games
+/// (fnv1a64 70f038470f63cd87; the recipe and figures are in
+/// `scripts/RESULTS.md`). Used for every rule until nets per rule pay.
 pub const EMBEDDED: &[u8] = include_bytes!("net.bin");
 
 /// The embedded weights, read once (a damaged file fails every build's
