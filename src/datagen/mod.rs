@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context};
 
 use crate::arena::cli::{num, parse_rule, value};
-use crate::engine::{Engine, Limits};
+use crate::engine::{Engine, EvalKind, Limits, SearchOptions};
 use crate::game::rules::{finished, is_legal, is_win};
 use crate::game::zobrist::SplitMix64;
 use crate::game::Board;
@@ -68,6 +68,9 @@ pub struct Config {
     pub openings: Option<Vec<Vec<(usize, usize)>>>,
     /// Recorded moves at most; then the game is a draw.
     pub max_plies: usize,
+    /// The searches' evaluation (`--eval net`: data from the net's own
+    /// play, the next round of its training).
+    pub eval: EvalKind,
 }
 
 impl Default for Config {
@@ -82,6 +85,7 @@ impl Default for Config {
             random_plies: 4,
             openings: None,
             max_plies: usize::MAX,
+            eval: EvalKind::Classic,
         }
     }
 }
@@ -338,7 +342,11 @@ pub fn run(
         bail!("bad shard {k}/{n}");
     }
     Board::square(cfg.size, cfg.rules).map_err(|e| anyhow!("{e}"))?;
-    let mut engine = Engine::with_table_bytes(TABLE_BYTES);
+    let options = SearchOptions {
+        eval: cfg.eval,
+        ..SearchOptions::default()
+    };
+    let mut engine = Engine::with_table_bytes_and(TABLE_BYTES, options);
     engine.set_rules(cfg.rules);
     writeln!(
         out,
@@ -378,7 +386,7 @@ fn parse_shard(v: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
-const USAGE: &str = "usage: pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--quiet]";
+const USAGE: &str = "usage: pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--quiet]";
 
 /// `pbrain-sente datagen …`; returns the process exit status.
 pub fn main_datagen(args: &[String]) -> i32 {
@@ -400,6 +408,11 @@ pub fn main_datagen(args: &[String]) -> i32 {
             "--random-plies" => val().and_then(|v| num(a, &v)).map(|n| cfg.random_plies = n),
             "--openings" => val().map(|v| openings_path = Some(v)),
             "--max-plies" => val().and_then(|v| num(a, &v)).map(|n| cfg.max_plies = n),
+            "--eval" => val().and_then(|v| {
+                EvalKind::parse(&v)
+                    .map(|k| cfg.eval = k)
+                    .ok_or_else(|| format!("--eval takes classic or net, got {v:?}"))
+            }),
             "--quiet" => {
                 quiet = true;
                 Ok(())

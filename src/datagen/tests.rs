@@ -191,3 +191,16 @@ fn a_move_that_lets_a_five_through() {
     assert!(!lets_five_through(&closed, at(5, 1)), "blocks the four");
     assert!(lets_five_through(&closed, at(4, 3)));
 }
+
+/// `--eval net`: the net's own games, legal, and not the classical ones.
+#[test]
+fn net_games_are_the_nets_own() {
+    let classic = tiny(RuleSet::FREESTYLE, 3);
+    let net = Config {
+        eval: crate::engine::EvalKind::Net,
+        ..classic.clone()
+    };
+    let t = text(&net);
+    check_games(&net, &games(&t));
+    assert_ne!(t, text(&classic));
+}
