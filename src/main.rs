@@ -79,7 +79,7 @@ usage: pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]
                                                     the Gomocup protocol on stdin/stdout
        pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [SWITCHES] [--eval classic|net]
                                                     bench; its node count is the signature
-       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES]
+       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES] [--eval classic|net]
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/bench/reach.txt from arena records

@@ -445,7 +445,7 @@ fn print_report(r: &BenchReport) {
 
 /// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach …] [--eval classic|net]`;
 /// `args` are the words after `bench`. Returns the process exit code.
-/// `--eval net` runs the depth, time, threads and eval benches with the
+/// `--eval net` runs the depth, time, threads, eval and reach benches with the
 /// net (the signature is the classical evaluation's).
 pub fn main_bench(args: &[String]) -> i32 {
     let mut eval = EvalKind::Classic;
@@ -474,20 +474,24 @@ pub fn main_bench(args: &[String]) -> i32 {
             q.kernel().name()
         );
     }
+    drop(it);
+    let switches = o;
+    // `bench reach` builds its engines from OPTIONS: the evaluation too.
+    o.eval = eval;
     let _ = OPTIONS.set(o);
-    if o != SearchOptions::default() {
-        println!("Switches        : {o:?}");
+    if switches != SearchOptions::default() {
+        println!("Switches        : {switches:?}");
     }
     let args = &rest[..];
     let first = args.first().map(String::as_str);
     if eval != EvalKind::Classic
         && matches!(
             first,
-            Some("pages" | "reach" | "reach-make" | "reach-claims" | "net-random")
+            Some("pages" | "reach-make" | "reach-claims" | "net-random")
         )
     {
         eprintln!(
-            "pbrain-sente bench: --eval applies to the depth, time, threads and eval benches"
+            "pbrain-sente bench: --eval applies to the depth, time, threads, eval and reach benches"
         );
         return 2;
     }
