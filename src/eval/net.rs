@@ -358,10 +358,10 @@ impl NetWeights {
     }
 }
 
-/// The weights built into the binary: `src/eval/net.bin`, trained by
+/// The weights built into the binary: `src/eval/net.bin`, the second round:
 /// `pbrain-sente tune net --rule freestyle --f 32 --h 32 --epochs 20 --lr 0.003
-/// --lr-end 0.0003 --seed 1 --threads 2` on 4,721 freestyle datagen games
-/// (fnv1a64 70f038470f63cd87; the recipe and figures are in
+/// --lr-end 0.0003 --seed 1 --threads 1` on 4,721 classical and 4,500 net
+/// self-play games (fnv1a64 56d8e3dda2d73ec4; the recipe and figures are in
 /// `scripts/RESULTS.md`). Used for every rule until nets per rule pay.
 pub const EMBEDDED: &[u8] = include_bytes!("net.bin");
 
