@@ -358,11 +358,12 @@ impl NetWeights {
     }
 }
 
-/// The weights built into the binary: `src/eval/net.bin`, the second round:
+/// The weights built into the binary: `src/eval/net.bin`, the third round:
 /// `pbrain-sente tune net --rule freestyle --f 32 --h 32 --epochs 20 --lr 0.003
-/// --lr-end 0.0003 --seed 1 --threads 1` on 4,721 classical and 4,500 net
-/// self-play games (fnv1a64 56d8e3dda2d73ec4; the recipe and figures are in
-/// `scripts/RESULTS.md`). Used for every rule until nets per rule pay.
+/// --lr-end 0.0003 --seed 1 --threads 2` on 4,721 classical self-play games
+/// and 8,593 of the first two nets' own (fnv1a64 849724938e029f22; the recipe
+/// and figures are in `scripts/RESULTS.md`). Used for every rule until nets
+/// per rule pay.
 pub const EMBEDDED: &[u8] = include_bytes!("net.bin");
 
 /// The embedded weights, read once (a damaged file fails every build's
