@@ -908,23 +908,8 @@ mod tests {
 
     #[test]
     fn renju_overline_point_is_forbidden_class() {
-        let b = Board::from_ascii(
-            "
-            . . . . . . . . . .
-            . X X X . X X . . .
-            . . . . . . . . . .
-            . . O . O . O . O .
-            . . . . . . . . . .
-            . . . . . . . . . .
-            . . . . . . . . . .",
-            RuleSet {
-                rule: Rule::Renju,
-                continuous: false,
-            },
-        )
-        .unwrap();
+        let (b, p) = crate::game::testutil::renju_overline();
         let ev = Evaluator::new(&b);
-        let p = b.pos(4, 1).unwrap();
         assert_eq!(ev.class(p, Color::Black), Class::Forbidden);
         assert_eq!(ev.value(p, Color::Black), 0);
     }

@@ -448,7 +448,7 @@ pub fn forward_f32(w: &NetWeights, ev: &Evaluator, board: &Board, stm: Color) ->
 mod tests {
     use super::*;
     use crate::eval::weights::Class;
-    use crate::types::{Rule, RuleSet};
+    use crate::types::RuleSet;
 
     fn board() -> Board {
         Board::from_ascii(
@@ -517,21 +517,8 @@ mod tests {
     /// Under renju a Black overline point's keys carry the Forbidden class.
     #[test]
     fn renju_forbidden_points_have_their_own_key() {
-        let b = Board::from_ascii(
-            "
-            . . . . . . . . . .
-            . X X X . X X . . .
-            . . . . . . . . . .
-            . . O . O . O . O .
-            . . . . . . . . . .",
-            RuleSet {
-                rule: Rule::Renju,
-                continuous: false,
-            },
-        )
-        .unwrap();
+        let (b, p) = crate::game::testutil::renju_overline();
         let ev = Evaluator::new(&b);
-        let p = b.pos(4, 1).unwrap();
         let forbidden = Class::Forbidden as usize;
         assert_eq!(
             cell_keys(&ev, p, Color::Black)[4] as usize,

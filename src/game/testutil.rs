@@ -6,7 +6,8 @@
 //! Everything is drawn from the caller's `SplitMix64` in a fixed order (the
 //! stone count first, then for each stone its cell and, for
 //! `Neutral::OneIn`, the neutral draw), so a seeded test sees the same
-//! positions on every run.
+//! positions on every run. Also `renju_overline`, a fixed renju position
+//! that more than one module's tests need.
 
 use crate::game::board::{Board, Pos};
 use crate::game::rules;
@@ -255,4 +256,24 @@ enum Try {
     Occupied,
     Illegal,
     Full,
+}
+
+/// A renju position where Black's point (4, 1) would make an overline
+/// (forbidden to Black), returned with that point.
+pub fn renju_overline() -> (Board, Pos) {
+    let b = Board::from_ascii(
+        "
+        . . . . . . . . . .
+        . X X X . X X . . .
+        . . . . . . . . . .
+        . . O . O . O . O .
+        . . . . . . . . . .",
+        RuleSet {
+            rule: crate::types::Rule::Renju,
+            continuous: false,
+        },
+    )
+    .unwrap();
+    let p = b.pos(4, 1).unwrap();
+    (b, p)
 }
