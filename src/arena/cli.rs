@@ -138,6 +138,22 @@ pub fn value<'a>(it: &mut impl Iterator<Item = &'a String>, opt: &str) -> Result
         .ok_or_else(|| format!("{opt} needs a value"))
 }
 
+/// A point `x,y` (each coordinate trimmed); None if it is not two numbers
+/// of type `T`. Protocol moves, openings, records and reach positions all
+/// write points this way.
+pub fn parse_point<T: std::str::FromStr>(tok: &str) -> Option<(T, T)> {
+    let (x, y) = tok.split_once(',')?;
+    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
+/// Whitespace-separated points `x,y x,y …`, or an error naming the first bad
+/// one.
+pub fn parse_points<T: std::str::FromStr>(text: &str) -> Result<Vec<(T, T)>, String> {
+    text.split_whitespace()
+        .map(|t| parse_point(t).ok_or_else(|| format!("bad point {t:?}")))
+        .collect()
+}
+
 /// Parse the value `v` of option `opt` as a number (also used by
 /// `pbrain-sente tune`).
 pub fn num<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
@@ -306,6 +322,22 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn points_parse_in_the_callers_types() {
+        assert_eq!(parse_points::<usize>("7,8 0,14"), Ok(vec![(7, 8), (0, 14)]));
+        assert_eq!(
+            parse_points::<i64>(" -1,2  3,4 "),
+            Ok(vec![(-1, 2), (3, 4)])
+        );
+        assert_eq!(parse_points::<usize>(""), Ok(vec![]));
+        // Negative coordinates are no usize; a bad point is named.
+        assert_eq!(
+            parse_points::<usize>("7,8 -1,2"),
+            Err("bad point \"-1,2\"".to_string())
+        );
+        assert!(parse_points::<i64>("7,8,9").is_err() && parse_points::<i64>("7").is_err());
     }
 
     #[test]

@@ -92,8 +92,7 @@ fn signal_group(pgid: i32, sig: &str) {
 
 /// A protocol line parsed as a move: `x,y` with integer coordinates.
 pub fn parse_move(line: &str) -> Option<(i64, i64)> {
-    let (x, y) = line.trim().split_once(',')?;
-    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
+    super::cli::parse_point(line)
 }
 
 impl Engine {

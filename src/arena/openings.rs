@@ -47,15 +47,9 @@ pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
         }
         let mut stones = Vec::new();
         for tok in line.split_whitespace() {
-            let (x, y) = tok
-                .split_once(',')
+            let point = super::cli::parse_point(tok)
                 .ok_or_else(|| format!("line {}: bad point {tok:?}", i + 1))?;
-            let x = x.trim().parse::<i64>();
-            let y = y.trim().parse::<i64>();
-            match (x, y) {
-                (Ok(x), Ok(y)) => stones.push((x, y)),
-                _ => return Err(format!("line {}: bad point {tok:?}", i + 1)),
-            }
+            stones.push(point);
         }
         out.push(Opening {
             line: i + 1,

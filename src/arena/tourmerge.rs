@@ -6,24 +6,13 @@
 use std::fs;
 use std::path::PathBuf;
 
+use super::cli::parse_points;
 use super::game::GameOutcome;
 use super::json::{self, Value};
 use super::referee::Termination;
 use super::report::{parse_result, GameReport};
 use super::tournament::Shard;
 use super::tourreport::{Played, Settings, Table};
-
-fn parse_moves(text: &str) -> Result<Vec<(usize, usize)>, String> {
-    text.split_whitespace()
-        .map(|t| {
-            let (x, y) = t.split_once(',').ok_or_else(|| format!("bad move {t:?}"))?;
-            Ok((
-                x.parse().map_err(|_| format!("bad move {t:?}"))?,
-                y.parse().map_err(|_| format!("bad move {t:?}"))?,
-            ))
-        })
-        .collect()
-}
 
 fn pair_u64(v: &Value, key: &str) -> Result<[u64; 2], String> {
     match v.arr_field(key)? {
@@ -76,7 +65,7 @@ fn parse_game(v: &Value, names: &[String]) -> Result<Played, String> {
                 winner,
                 termination,
                 detail: v.str_field("detail")?.to_string(),
-                moves: parse_moves(v.str_field("moves")?)?,
+                moves: parse_points(v.str_field("moves")?)?,
                 move_ms,
                 opening_len: v.u64_field("opening_len")? as usize,
                 time_ms: pair_u64(v, "time_ms")?,

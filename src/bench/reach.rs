@@ -121,15 +121,7 @@ pub(super) fn parse_xy_list(s: &str) -> Result<Vec<(i64, i64)>, String> {
     if s == "-" {
         return Ok(Vec::new());
     }
-    s.split_whitespace()
-        .map(|t| {
-            let (x, y) = t.split_once(',').ok_or_else(|| format!("not x,y: {t}"))?;
-            Ok((
-                x.parse().map_err(|_| format!("bad x in {t}"))?,
-                y.parse().map_err(|_| format!("bad y in {t}"))?,
-            ))
-        })
-        .collect()
+    crate::arena::cli::parse_points(s)
 }
 
 impl ReachPos {

@@ -64,13 +64,7 @@ fn result_text(r: f32) -> &'static str {
 }
 
 fn parse_point(tok: &str) -> anyhow::Result<(usize, usize)> {
-    let (x, y) = tok
-        .split_once(',')
-        .ok_or_else(|| anyhow!("bad point {tok:?}"))?;
-    Ok((
-        x.parse().with_context(|| format!("bad point {tok:?}"))?,
-        y.parse().with_context(|| format!("bad point {tok:?}"))?,
-    ))
+    crate::arena::cli::parse_point(tok).ok_or_else(|| anyhow!("bad point {tok:?}"))
 }
 
 fn parse_move(tok: &str) -> anyhow::Result<RecordedMove> {
