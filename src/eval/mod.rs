@@ -282,8 +282,7 @@ impl Evaluator {
 
     /// Evaluate `board` from scratch with the net `q`.
     pub fn with_net(board: &Board, q: Arc<QuantNet>) -> Evaluator {
-        let n = board.stride() * (board.height() + 2 * crate::game::board::PAD);
-        Evaluator::build(board, Some(Box::new(NetState::new(q, n))))
+        Evaluator::build(board, Some(q))
     }
 
     /// Which evaluation `evaluate` gives.
@@ -294,9 +293,10 @@ impl Evaluator {
         }
     }
 
-    fn build(board: &Board, net: Option<Box<NetState>>) -> Evaluator {
+    fn build(board: &Board, net: Option<Arc<QuantNet>>) -> Evaluator {
         let rule = board.rules().rule;
         let n = board.stride() * (board.height() + 2 * crate::game::board::PAD);
+        let net = net.map(|q| Box::new(NetState::new(q, n)));
         let c = combos();
         let black = if rule == Rule::Renju {
             &c.t[1]

@@ -191,10 +191,6 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
-    /// The command-line switches, for `pbrain-sente` and its bench.
-    pub const FLAGS: &'static str =
-        "[--no-threats] [--leaf-vcf] [--policy | --policy-order | --policy-lmr | --policy-prune]";
-
     /// Apply the command-line switch `flag`; false if it is not one:
     /// `--no-threats`, `--leaf-vcf`, `--policy-order`, `--policy-lmr`,
     /// `--policy-prune`, and `--policy` for all three policy switches.
