@@ -22,6 +22,7 @@
 //! - `tourcli`: the tournament and merge command lines
 //! - `json`: a small JSON reader for the merge
 //! - `reach`: the reach benchmark played by any brain through the protocol
+//! - `sprtcli`: a played result re-scored (`sente-arena sprt`)
 
 pub mod cli;
 pub mod compare;
@@ -38,6 +39,7 @@ pub mod reach;
 pub mod referee;
 pub mod report;
 pub mod runner;
+pub mod sprtcli;
 pub mod stats;
 pub mod tourcli;
 pub mod tourmerge;

@@ -1,12 +1,13 @@
 //! `sente-arena`: referee and match runner between two pbrain engines,
 //! tournaments of N engines (`--engine`, `merge`), the reach benchmark
-//! through the protocol (`reach`), and, with
+//! through the protocol (`reach`), re-scoring a played result (`sprt`),
+//! and, with
 //! `--fake-engine`, the tiny test engines. All logic is in `sente::arena`;
 //! this file only wires the command line to it.
 
 use std::process::ExitCode;
 
-use sente::arena::{cli, compare, fake, reach, runner, tourcli, tournament};
+use sente::arena::{cli, compare, fake, reach, runner, sprtcli, tourcli, tournament};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -16,12 +17,31 @@ fn main() -> ExitCode {
     if reach::wants(&args) {
         return reach_main(&args);
     }
+    if sprtcli::wants(&args) {
+        return exit(match sprtcli::parse(&args) {
+            Ok(None) => {
+                print!("{}", sprtcli::USAGE);
+                Ok(())
+            }
+            Ok(Some(r)) => {
+                print!("{}", sprtcli::report(&r));
+                Ok(())
+            }
+            Err(e) => Err(e),
+        });
+    }
     if tourcli::wants(&args) && !args.iter().any(|a| a == "--help" || a == "-h") {
         return tour_main(&args);
     }
     let done = match cli::parse(&args) {
         Ok(cli::Mode::Help) => {
-            print!("{}\n{}\n{}", cli::USAGE, tourcli::USAGE, reach::USAGE);
+            print!(
+                "{}\n{}\n{}\n{}",
+                cli::USAGE,
+                tourcli::USAGE,
+                reach::USAGE,
+                sprtcli::USAGE
+            );
             Ok(())
         }
         Ok(cli::Mode::Fake { kind, good, seed }) => {
