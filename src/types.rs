@@ -91,6 +91,16 @@ pub struct RuleSet {
     pub continuous: bool,
 }
 
+impl From<Rule> for RuleSet {
+    /// `rule`, not a continuous game.
+    fn from(rule: Rule) -> RuleSet {
+        RuleSet {
+            rule,
+            continuous: false,
+        }
+    }
+}
+
 impl RuleSet {
     pub const FREESTYLE: RuleSet = RuleSet {
         rule: Rule::Freestyle,

@@ -95,10 +95,7 @@ pub fn parse_rule(s: &str) -> Result<RuleSet, String> {
             return Ok(r);
         }
     };
-    Ok(RuleSet {
-        rule,
-        continuous: false,
-    })
+    Ok(RuleSet::from(rule))
 }
 
 fn parse_size(s: &str) -> Result<(usize, usize), String> {

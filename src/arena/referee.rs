@@ -78,10 +78,7 @@ pub struct Referee {
 
 impl Referee {
     pub fn new(width: usize, height: usize, rules: RuleSet) -> Result<Referee, String> {
-        let rules = RuleSet {
-            rule: rules.rule,
-            continuous: false,
-        };
+        let rules = RuleSet::from(rules.rule);
         let board = Board::new(width, height, rules).map_err(|e| e.to_string())?;
         Ok(Referee {
             board,
@@ -172,17 +169,10 @@ impl Referee {
 mod tests {
     use super::*;
 
-    fn rules(rule: Rule) -> RuleSet {
-        RuleSet {
-            rule,
-            continuous: false,
-        }
-    }
-
     /// A referee on a 15×15 board with Black's stones `xs` and White's `os`
     /// placed alternately (Black first); the side to move follows.
     fn referee(rule: Rule, black: &[(i64, i64)], white: &[(i64, i64)]) -> Referee {
-        let mut r = Referee::new(15, 15, rules(rule)).unwrap();
+        let mut r = Referee::new(15, 15, RuleSet::from(rule)).unwrap();
         let mut stones = Vec::new();
         for i in 0..black.len().max(white.len()) {
             if let Some(&b) = black.get(i) {
@@ -360,7 +350,7 @@ mod tests {
     #[test]
     fn full_board_is_a_draw() {
         // 5×5 filled in a pattern with no five: columns in pairs.
-        let mut r = Referee::new(5, 5, rules(Rule::Freestyle)).unwrap();
+        let mut r = Referee::new(5, 5, RuleSet::from(Rule::Freestyle)).unwrap();
         let mut order = Vec::new();
         for y in 0..5 {
             for x in 0..5 {
@@ -385,10 +375,10 @@ mod tests {
 
     #[test]
     fn bad_opening_is_an_error() {
-        let mut r = Referee::new(15, 15, rules(Rule::Freestyle)).unwrap();
+        let mut r = Referee::new(15, 15, RuleSet::from(Rule::Freestyle)).unwrap();
         assert!(r.place_opening(&[(7, 7), (7, 7)]).is_err());
-        let mut r = Referee::new(15, 15, rules(Rule::Freestyle)).unwrap();
+        let mut r = Referee::new(15, 15, RuleSet::from(Rule::Freestyle)).unwrap();
         assert!(r.place_opening(&[(20, 7)]).is_err());
-        assert!(Referee::new(40, 15, rules(Rule::Freestyle)).is_err());
+        assert!(Referee::new(40, 15, RuleSet::from(Rule::Freestyle)).is_err());
     }
 }

@@ -214,10 +214,7 @@ mod tests {
 
     fn sample() -> GameRecord {
         GameRecord {
-            rules: RuleSet {
-                rule: Rule::Renju,
-                continuous: false,
-            },
+            rules: RuleSet::from(Rule::Renju),
             size: 15,
             result: 0.0,
             opening: vec![(7, 7), (8, 8), (6, 8)],

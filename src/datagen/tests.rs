@@ -92,13 +92,7 @@ fn games_replay_and_end_as_recorded() {
 fn renju_games_stay_legal() {
     let cfg = Config {
         max_plies: 60,
-        ..tiny(
-            RuleSet {
-                rule: Rule::Renju,
-                continuous: false,
-            },
-            3,
-        )
+        ..tiny(RuleSet::from(Rule::Renju), 3)
     };
     let recs = games(&text(&cfg));
     assert!(recs.iter().all(|r| r.moves.len() <= 60));

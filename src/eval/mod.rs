@@ -783,10 +783,7 @@ mod tests {
         let mut rng = SplitMix64::new(4242);
         let mut checks = 0;
         for rule in Rule::ALL {
-            let rules = RuleSet {
-                rule,
-                continuous: false,
-            };
+            let rules = RuleSet::from(rule);
             let mut b = Board::square(15, rules).unwrap();
             let mut ev = Evaluator::new(&b);
             let mut depth = 0;

@@ -628,10 +628,7 @@ mod tests {
         let mut worst = 0f32;
         let mut spread = (f32::MAX, f32::MIN);
         for rule in Rule::ALL {
-            let rules = RuleSet {
-                rule,
-                continuous: false,
-            };
+            let rules = RuleSet::from(rule);
             for (f, h) in [(16, 16), (32, 8)] {
                 let w = random(f, h, 17 + f as u64);
                 let q = Arc::new(QuantNet::new(&w).unwrap());

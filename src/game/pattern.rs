@@ -684,10 +684,7 @@ mod tests {
     fn tables_match_slow_classification_on_random_boards() {
         let mut rng = SplitMix64::new(2024);
         for rule in Rule::ALL {
-            let rules = RuleSet {
-                rule,
-                continuous: false,
-            };
+            let rules = RuleSet::from(rule);
             for round in 0..12 {
                 let size = [9, 15, 20][round % 3];
                 let b = RandomBoard::square(size, rules)

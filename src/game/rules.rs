@@ -664,10 +664,7 @@ mod tests {
     fn is_win_agrees_with_tables() {
         let mut rng = SplitMix64::new(5);
         for rule in Rule::ALL {
-            let rules = RuleSet {
-                rule,
-                continuous: false,
-            };
+            let rules = RuleSet::from(rule);
             let gen = RandomBoard::square(9, rules)
                 .exactly(45)
                 .neutral(Neutral::OneIn(12));
@@ -689,10 +686,7 @@ mod tests {
     #[test]
     fn threat_forbidden_iff_rules_forbidden() {
         let mut rng = SplitMix64::new(313);
-        let rules = RuleSet {
-            rule: Rule::Renju,
-            continuous: false,
-        };
+        let rules = RuleSet::from(Rule::Renju);
         let mut seen = 0;
         // Black-heavy positions in the middle, so that shapes occur.
         let gen = RandomBoard::square(13, rules)
@@ -717,10 +711,6 @@ mod tests {
 
     #[test]
     fn threat_combinations() {
-        let rs = |rule| RuleSet {
-            rule,
-            continuous: false,
-        };
         let b = Board::from_ascii(
             "
             . . . . . . . . .
@@ -732,13 +722,13 @@ mod tests {
             . . . . . . . . .
             . . . . . . . . .
             . . . . . . . . .",
-            rs(Rule::Freestyle),
+            RuleSet::from(Rule::Freestyle),
         )
         .unwrap();
         let p = b.pos(4, 4).unwrap();
         assert_eq!(threat_at(&b, p, Color::Black), Threat::DoubleThree);
         let mut r = b.clone();
-        r.set_rules(rs(Rule::Renju));
+        r.set_rules(RuleSet::from(Rule::Renju));
         assert_eq!(threat_at(&r, p, Color::Black), Threat::Forbidden);
         assert_eq!(threat_at(&r, p, Color::White), Threat::None);
         let b = Board::from_ascii(
@@ -750,7 +740,7 @@ mod tests {
             . . X X . . . . .
             . . . . . . . . .
             . . . . . . . . .",
-            rs(Rule::Renju),
+            RuleSet::from(Rule::Renju),
         )
         .unwrap();
         assert_eq!(threat_at(&b, p, Color::Black), Threat::FourThree);
@@ -768,13 +758,13 @@ mod tests {
             . . . . . . . . . . .
             . . . . . . . . . . .
             . . . . . . . . . . .",
-            rs(Rule::Renju),
+            RuleSet::from(Rule::Renju),
         )
         .unwrap();
         let p = b.pos(5, 5).unwrap();
         assert_eq!(threat_at(&b, p, Color::Black), Threat::Forbidden);
         let mut f = b.clone();
-        f.set_rules(rs(Rule::Freestyle));
+        f.set_rules(RuleSet::from(Rule::Freestyle));
         assert_eq!(threat_at(&f, p, Color::Black), Threat::Flex4);
     }
 }

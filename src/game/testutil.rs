@@ -268,10 +268,7 @@ pub fn renju_overline() -> (Board, Pos) {
         . . . . . . . . . .
         . . O . O . O . O .
         . . . . . . . . . .",
-        RuleSet {
-            rule: crate::types::Rule::Renju,
-            continuous: false,
-        },
+        RuleSet::from(crate::types::Rule::Renju),
     )
     .unwrap();
     let p = b.pos(4, 1).unwrap();

@@ -742,10 +742,7 @@ mod tests {
     /// Run `f` on an unlimited tree over the freestyle position `text`,
     /// with the table `tt`.
     fn with_tree<R>(text: &str, tt: &Tt, f: impl FnOnce(&mut Tree) -> R) -> R {
-        let rules = RuleSet {
-            rule: Rule::Freestyle,
-            continuous: false,
-        };
+        let rules = RuleSet::from(Rule::Freestyle);
         let mut board = Board::from_ascii(text, rules).unwrap();
         let mut ord = Ordering::default();
         let mut threat = ThreatSolver::new();

@@ -394,10 +394,7 @@ mod tests {
 
     #[test]
     fn renju_black_never_gets_forbidden_points() {
-        let rules = RuleSet {
-            rule: Rule::Renju,
-            continuous: false,
-        };
+        let rules = RuleSet::from(Rule::Renju);
         let mut b = Board::from_ascii(
             "
             . . . . . . . . . . .

@@ -267,10 +267,7 @@ mod tests {
         let mut checked = 0;
         let mut distinct = std::collections::HashSet::new();
         for rule in Rule::ALL {
-            let rules = RuleSet {
-                rule,
-                continuous: false,
-            };
+            let rules = RuleSet::from(rule);
             let mut b = Board::square(15, rules).unwrap();
             for _ in 0..50 {
                 let Some(m) = random_empty(&mut rng, &b) else {

@@ -8,13 +8,6 @@ use deepening::{adopt_beater, root_iteration, root_reduction, widen, RootMove};
 use time::Limits;
 use tt::{Bound, RESERVED_MEMORY};
 
-fn rules_of(rule: Rule) -> RuleSet {
-    RuleSet {
-        rule,
-        continuous: false,
-    }
-}
-
 fn depth_req(depth: u32) -> SearchRequest {
     SearchRequest::untimed(Some(depth), None)
 }
@@ -27,7 +20,7 @@ fn timed_req(limits: Limits, empty: usize) -> SearchRequest {
 }
 
 fn best_of(text: &str, rule: Rule, depth: u32) -> (Board, SearchResult) {
-    let mut b = Board::from_ascii(text, rules_of(rule)).unwrap();
+    let mut b = Board::from_ascii(text, RuleSet::from(rule)).unwrap();
     let before = b.clone();
     let mut s = Searcher::with_tt_bytes(1 << 20);
     let r = s.search(&mut b, &depth_req(depth), &mut |_| {});
@@ -316,7 +309,7 @@ fn four_then_open_three_is_a_win_at_depth_one() {
     assert!(r.score >= MATE_BOUND_TEST, "{}", r.score);
     // The same holds with the solver switched off: the horizon sees the
     // forced block and then the unanswerable open four.
-    let mut b2 = Board::from_ascii(text, rules_of(Rule::Freestyle)).unwrap();
+    let mut b2 = Board::from_ascii(text, RuleSet::from(Rule::Freestyle)).unwrap();
     let mut s = Searcher::with_tt_bytes(1 << 20);
     s.options = SearchOptions {
         root_threats: false,
@@ -331,7 +324,7 @@ fn four_then_open_three_is_a_win_at_depth_one() {
 /// `best_of` with `threads` search threads and no root threat solver, so
 /// that the tree (and the helpers) must find the answer.
 fn best_of_threads(text: &str, depth: u32, threads: usize) -> (Board, SearchResult, Searcher) {
-    let mut b = Board::from_ascii(text, rules_of(Rule::Freestyle)).unwrap();
+    let mut b = Board::from_ascii(text, RuleSet::from(Rule::Freestyle)).unwrap();
     let before = b.clone();
     let mut s = Searcher::with_tt_bytes(1 << 20);
     s.options.root_threats = false;
@@ -513,7 +506,7 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     let text = WIN_IN_ONE
         .replace(". . . . O O O O . . .", ". . . . O O O . . . .")
         .replace(". . . X X X X . . .", ". . O X X X X . . .");
-    let mut board = Board::from_ascii(&text, rules_of(Rule::Freestyle)).unwrap();
+    let mut board = Board::from_ascii(&text, RuleSet::from(Rule::Freestyle)).unwrap();
     assert_eq!(board.to_move(), Color::White);
     let block = board.pos(7, 6).unwrap();
     let quiet = board.pos(0, 0).unwrap();
@@ -560,7 +553,7 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
 
 #[test]
 fn a_lone_move_pv_gets_the_tables_reply() {
-    let mut b = Board::square(15, rules_of(Rule::Freestyle)).unwrap();
+    let mut b = Board::square(15, RuleSet::from(Rule::Freestyle)).unwrap();
     b.play(b.pos(7, 7).unwrap());
     let before = b.hash();
     let (m, reply) = (b.pos(7, 6).unwrap(), b.pos(8, 6).unwrap());
@@ -594,7 +587,7 @@ fn net_evaluation_searches_under_every_rule() {
     for rule in Rule::ALL {
         let mut seen = vec![];
         for eval in [EvalKind::Classic, EvalKind::Net, EvalKind::Net] {
-            let mut b = Board::from_ascii(OPENING_15, rules_of(rule)).unwrap();
+            let mut b = Board::from_ascii(OPENING_15, RuleSet::from(rule)).unwrap();
             let mut s = Searcher::with_tt_bytes(1 << 20);
             s.options.eval = eval;
             let r = s.search(&mut b, &depth_req(4), &mut |_| {});
@@ -619,7 +612,7 @@ fn net_evaluation_searches_under_every_rule() {
         . . . . . . . O . . . .
         . . . . . . . . . . . .
         . . . . . . . . . . . O";
-    let mut b = Board::from_ascii(open_four, rules_of(Rule::Freestyle)).unwrap();
+    let mut b = Board::from_ascii(open_four, RuleSet::from(Rule::Freestyle)).unwrap();
     let mut s = Searcher::with_tt_bytes(1 << 20);
     s.options.root_threats = false;
     s.options.eval = EvalKind::Net;

@@ -9,15 +9,8 @@ use crate::game::testutil::{Area, Colours, RandomBoard};
 use crate::game::zobrist::SplitMix64;
 use crate::types::RuleSet;
 
-fn rs(rule: Rule) -> RuleSet {
-    RuleSet {
-        rule,
-        continuous: false,
-    }
-}
-
 fn board(text: &str, rule: Rule) -> Board {
-    Board::from_ascii(text, rs(rule)).unwrap()
+    Board::from_ascii(text, RuleSet::from(rule)).unwrap()
 }
 
 fn at(b: &Board, x: i64, y: i64) -> Pos {
@@ -46,7 +39,7 @@ fn alternating(
     stones: (usize, usize),
     rng: &mut SplitMix64,
 ) -> Option<Board> {
-    RandomBoard::square(size, rs(rule))
+    RandomBoard::square(size, RuleSet::from(rule))
         .stones(stones.0, stones.1)
         .area(Area::Centre(size - 2 * margin))
         .colours(Colours::WhiteEvery(2))
@@ -163,7 +156,7 @@ fn double_four_in_one() {
     assert_eq!(line[0], at(&b, 5, 1));
     // Renju: the same double four is forbidden to Black...
     let mut r = b.clone();
-    r.set_rules(rs(Rule::Renju));
+    r.set_rules(RuleSet::from(Rule::Renju));
     let rl = find_vcf(&mut r, Color::Black, 100_000, &no_stop());
     if let Some(l) = &rl {
         validate(&r, Color::Black, l, true);
@@ -266,7 +259,7 @@ fn renju_white_wins_on_black_forbidden_point() {
     validate(&b, Color::White, &l, true);
     assert_eq!(l, vec![at(&b, 5, 6)]);
     // Under freestyle Black blocks there and White has nothing.
-    b.set_rules(rs(Rule::Freestyle));
+    b.set_rules(RuleSet::from(Rule::Freestyle));
     assert!(find_vcf(&mut b, Color::White, 100_000, &no_stop()).is_none());
 }
 
@@ -465,7 +458,7 @@ fn vct_double_three() {
     validate(&b, Color::Black, &l, false);
     // Renju: the same point is forbidden; no quick VCT through it.
     let mut r = b.clone();
-    r.set_rules(rs(Rule::Renju));
+    r.set_rules(RuleSet::from(Rule::Renju));
     if let Some(l) = ThreatSolver::new().vct(&mut r, Color::Black, 3, 2_000_000, &stop) {
         assert_ne!(l[0], at(&r, 5, 5));
         validate(&r, Color::Black, &l, false);

@@ -34,10 +34,7 @@ mod speed {
             eprintln!("{} pattern table built in {:?}", rule.name(), t0.elapsed());
             let _ = table(rule);
             let mut slowest = 0.0f64;
-            let rs = RuleSet {
-                rule,
-                continuous: false,
-            };
+            let rs = RuleSet::from(rule);
             let mut solver = ThreatSolver::new();
             let (mut nodes, mut found, mut vnodes, mut vfound) = (0u64, 0, 0u64, 0);
             let (mut t_vcf, mut t_vct) = (0.0, 0.0);
@@ -109,7 +106,7 @@ mod long_vct {
             let rule = Rule::ALL[tried % 4];
             // A game-like position: 20 to 39 stones within two cells of
             // earlier ones, legal for the rule, nobody has won.
-            let Some(mut b) = RandomBoard::square(15, rs(rule))
+            let Some(mut b) = RandomBoard::square(15, RuleSet::from(rule))
                 .stones(20, 40)
                 .area(Area::Near(5))
                 .legal_only()
@@ -163,7 +160,7 @@ mod long_vct {
 /// ladder of `n` fours (the last one open). `dirs`/`split` give each
 /// segment's direction and form (split: stones at +1 and +3, the four on +2).
 fn ladder(n: usize, dirs: [(i64, i64); 4], split: [bool; 4]) -> Option<Board> {
-    let mut b = Board::square(32, rs(Rule::Freestyle)).unwrap();
+    let mut b = Board::square(32, RuleSet::from(Rule::Freestyle)).unwrap();
     let (mut x, mut y) = (1i64, 1i64);
     let put = |b: &mut Board, x: i64, y: i64, c: Color| -> Option<()> {
         let p = b.pos(x, y)?;
@@ -382,7 +379,7 @@ fn renju_recursive_three_white() {
         for _ in &l {
             b.unmake();
         }
-        b.set_rules(rs(Rule::Freestyle));
+        b.set_rules(RuleSet::from(Rule::Freestyle));
         assert!(!slow_vcf(&mut b, Color::White, 2), "{s}");
         assert!(
             find_vcf(&mut b, Color::White, 100_000, &stop).is_none(),

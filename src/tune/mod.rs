@@ -238,10 +238,7 @@ mod tests {
         let mut rng = SplitMix64::new(99);
         let mut checks = 0;
         for rule in crate::types::Rule::ALL {
-            let rules = RuleSet {
-                rule,
-                continuous: false,
-            };
+            let rules = RuleSet::from(rule);
             let mut b = Board::square(15, rules).unwrap();
             for _ in 0..60 {
                 b.play(random_empty(&mut rng, &b).unwrap());

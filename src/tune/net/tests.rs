@@ -14,10 +14,7 @@ use crate::types::{Rule, RuleSet, MATE};
 /// A random game as a record line: `stones` moves from the centre area,
 /// random scores, result `result`.
 fn game_line(rng: &mut SplitMix64, rule: Rule, size: usize, stones: usize, result: &str) -> String {
-    let rules = RuleSet {
-        rule,
-        continuous: false,
-    };
+    let rules = RuleSet::from(rule);
     let mut b = Board::square(size, rules).unwrap();
     let mut moves = Vec::new();
     for _ in 0..stones {
@@ -39,10 +36,7 @@ fn records(lines: &[String]) -> Vec<GameRecord> {
 
 fn opts(rule: Rule, threads: usize) -> DataOptions {
     DataOptions {
-        rules: RuleSet {
-            rule,
-            continuous: false,
-        },
+        rules: RuleSet::from(rule),
         holdout: 0,
         seed: 1,
         mates: false,
@@ -239,10 +233,7 @@ fn forward_matches_the_engine() {
     let mut s = Scratch::default();
     let mut checks = 0;
     for rule in Rule::ALL {
-        let rules = RuleSet {
-            rule,
-            continuous: false,
-        };
+        let rules = RuleSet::from(rule);
         let mut b = Board::square(15, rules).unwrap();
         for m in 0..40 {
             let mut d = Dataset::default();
