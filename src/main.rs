@@ -33,10 +33,10 @@ fn main() -> anyhow::Result<()> {
             continue;
         }
         match a.as_str() {
-            "--eval" => match it.next().and_then(|v| EvalKind::parse(v)) {
-                Some(k) => options.eval = k,
-                None => {
-                    eprintln!("pbrain-sente: --eval takes classic or net\n{USAGE}");
+            "--eval" => match EvalKind::from_arg(it.next().map(String::as_str)) {
+                Ok(k) => options.eval = k,
+                Err(e) => {
+                    eprintln!("pbrain-sente: {e}\n{USAGE}");
                     std::process::exit(2);
                 }
             },

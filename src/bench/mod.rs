@@ -454,10 +454,10 @@ pub fn main_bench(args: &[String]) -> i32 {
     let mut it = args.iter().filter(|a| !o.apply_flag(a));
     while let Some(a) = it.next() {
         if a == "--eval" {
-            match it.next().and_then(|v| EvalKind::parse(v)) {
-                Some(k) => eval = k,
-                None => {
-                    eprintln!("pbrain-sente bench: --eval takes classic or net");
+            match EvalKind::from_arg(it.next().map(String::as_str)) {
+                Ok(k) => eval = k,
+                Err(e) => {
+                    eprintln!("pbrain-sente bench: {e}");
                     return 2;
                 }
             }

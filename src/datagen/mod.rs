@@ -408,11 +408,7 @@ pub fn main_datagen(args: &[String]) -> i32 {
             "--random-plies" => val().and_then(|v| num(a, &v)).map(|n| cfg.random_plies = n),
             "--openings" => val().map(|v| openings_path = Some(v)),
             "--max-plies" => val().and_then(|v| num(a, &v)).map(|n| cfg.max_plies = n),
-            "--eval" => val().and_then(|v| {
-                EvalKind::parse(&v)
-                    .map(|k| cfg.eval = k)
-                    .ok_or_else(|| format!("--eval takes classic or net, got {v:?}"))
-            }),
+            "--eval" => EvalKind::from_arg(val().ok().as_deref()).map(|k| cfg.eval = k),
             "--quiet" => {
                 quiet = true;
                 Ok(())

@@ -88,6 +88,17 @@ impl EvalKind {
         }
     }
 
+    /// The value of an `--eval` option (every command line that takes one
+    /// says the same when it is missing or wrong).
+    pub fn from_arg(v: Option<&str>) -> Result<EvalKind, String> {
+        match v {
+            Some(v) => {
+                EvalKind::parse(v).ok_or_else(|| format!("--eval takes classic or net, got {v:?}"))
+            }
+            None => Err("--eval takes classic or net".into()),
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             EvalKind::Classic => "classic",
@@ -687,6 +698,18 @@ mod tests {
     use crate::game::testutil::random_empty;
     use crate::game::zobrist::SplitMix64;
     use crate::types::RuleSet;
+
+    #[test]
+    fn eval_option_values() {
+        assert_eq!(EvalKind::from_arg(Some("classic")), Ok(EvalKind::Classic));
+        assert_eq!(EvalKind::from_arg(Some("net")), Ok(EvalKind::Net));
+        let bad = EvalKind::from_arg(Some("nnue")).unwrap_err();
+        assert!(bad.contains("\"nnue\""), "{bad}");
+        assert!(EvalKind::from_arg(None).is_err());
+        for k in [EvalKind::Classic, EvalKind::Net] {
+            assert_eq!(EvalKind::from_arg(Some(k.name())), Ok(k));
+        }
+    }
 
     #[test]
     fn threat_mask_sees_each_sides_threats() {
