@@ -313,13 +313,17 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
     })))
 }
 
+/// A command line split on whitespace (the arena's parser tests).
+#[cfg(test)]
+pub fn test_args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use super::test_args as args;
 
     #[test]
     fn points_parse_in_the_callers_types() {

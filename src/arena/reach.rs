@@ -432,9 +432,7 @@ pub fn run(cfg: &ReachConfig) -> Result<Summary, String> {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::arena::cli::test_args as args;
 
     #[test]
     fn parses() {

@@ -33,28 +33,16 @@ pub fn wants(args: &[String]) -> bool {
     args.first().map(String::as_str) == Some("sprt")
 }
 
-/// Five pair counts `a/b/c/d/e`.
-fn parse_penta(v: &str) -> Result<[u64; 5], String> {
-    let parts: Vec<&str> = v.split('/').collect();
-    if parts.len() != 5 {
-        return Err(format!("--penta: want five counts a/b/c/d/e, got {v:?}"));
+/// `N` counts separated by `sep` (`--penta a/b/c/d/e`, `--wdl w-d-l`);
+/// `what` names them in the error.
+fn counts<const N: usize>(opt: &str, v: &str, sep: char, what: &str) -> Result<[u64; N], String> {
+    let parts: Vec<&str> = v.split(sep).collect();
+    if parts.len() != N {
+        return Err(format!("{opt}: want {what}, got {v:?}"));
     }
-    let mut out = [0; 5];
+    let mut out = [0; N];
     for (o, p) in out.iter_mut().zip(&parts) {
-        *o = num("--penta", p.trim())?;
-    }
-    Ok(out)
-}
-
-/// Three counts `w-d-l`.
-fn parse_wdl(v: &str) -> Result<[u64; 3], String> {
-    let parts: Vec<&str> = v.split('-').collect();
-    if parts.len() != 3 {
-        return Err(format!("--wdl: want wins-draws-losses, got {v:?}"));
-    }
-    let mut out = [0; 3];
-    for (o, p) in out.iter_mut().zip(&parts) {
-        *o = num("--wdl", p.trim())?;
+        *o = num(opt, p.trim())?;
     }
     Ok(out)
 }
@@ -73,8 +61,15 @@ pub fn parse(args: &[String]) -> Result<Option<Rescore>, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--help" | "-h" => return Ok(None),
-            "--penta" => penta = Some(parse_penta(&value(&mut it, a)?)?),
-            "--wdl" => wdl = Some(parse_wdl(&value(&mut it, a)?)?),
+            "--penta" => {
+                penta = Some(counts(
+                    a,
+                    &value(&mut it, a)?,
+                    '/',
+                    "five counts a/b/c/d/e",
+                )?)
+            }
+            "--wdl" => wdl = Some(counts(a, &value(&mut it, a)?, '-', "wins-draws-losses")?),
             "--elo0" => sprt.elo0 = num(a, &value(&mut it, a)?)?,
             "--elo1" => sprt.elo1 = num(a, &value(&mut it, a)?)?,
             "--alpha" => sprt.alpha = num(a, &value(&mut it, a)?)?,
@@ -178,9 +173,7 @@ pub fn report(r: &Rescore) -> String {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::arena::cli::test_args as args;
 
     #[test]
     fn pairs_alone_give_the_pairs_score() {
