@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::game::GameOutcome;
 use super::referee::Termination;
-use super::stats::{Sprt, Tally};
+use super::stats::{Sprt, SprtState, Tally};
 use crate::types::Color;
 
 /// The winner a `games.txt` result field names (`GameReport::result_text`):
@@ -235,10 +235,27 @@ pub fn summary(
     t: &Tally,
     terms: &Terminations,
     totals: &EngineTotals,
-    sprt: Option<(&Sprt, &str)>,
+    sprt: Option<(&Sprt, SprtState)>,
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "=== {} vs {} ===", names[0], names[1]);
+    s.push_str(&tally_lines(t));
+    let parts: Vec<String> = Termination::ALL
+        .iter()
+        .map(|&x| format!("{} {}", x.name(), terms.get(x)))
+        .collect();
+    let _ = writeln!(s, "terminations: {}", parts.join(", "));
+    s.push_str(&totals.lines(names));
+    if let Some((sprt, state)) = sprt {
+        s.push_str(&sprt_line(sprt, t, state));
+    }
+    s
+}
+
+/// The summary's lines on the result: games, W/D/L and score; Elo ± 95 %
+/// and LOS; the pairs, when there are any.
+pub fn tally_lines(t: &Tally) -> String {
+    let mut s = String::new();
     let _ = writeln!(
         s,
         "games {}  W/D/L {}/{}/{}  score {:.1}/{} ({:.1}%)",
@@ -270,28 +287,23 @@ pub fn summary(
             p[4]
         );
     }
-    let parts: Vec<String> = Termination::ALL
-        .iter()
-        .map(|&x| format!("{} {}", x.name(), terms.get(x)))
-        .collect();
-    let _ = writeln!(s, "terminations: {}", parts.join(", "));
-    s.push_str(&totals.lines(names));
-    if let Some((sprt, state)) = sprt {
-        let (lo, hi) = sprt.bounds();
-        let _ = writeln!(
-            s,
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} [{:.3}, {:.3}] {}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            sprt.llr(t),
-            lo,
-            hi,
-            state
-        );
-    }
     s
+}
+
+/// The summary's SPRT line: hypotheses, LLR, bounds and `state`.
+pub fn sprt_line(sprt: &Sprt, t: &Tally, state: SprtState) -> String {
+    let (lo, hi) = sprt.bounds();
+    format!(
+        "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} [{:.3}, {:.3}] {}\n",
+        sprt.elo0,
+        sprt.elo1,
+        sprt.alpha,
+        sprt.beta,
+        sprt.llr(t),
+        lo,
+        hi,
+        state.text()
+    )
 }
 
 /// Create the records folder and its `games.txt` (a line per game), when

@@ -45,14 +45,6 @@ pub struct MatchResult {
     pub reports: Vec<GameReport>,
 }
 
-fn sprt_text(s: SprtState) -> &'static str {
-    match s {
-        SprtState::Continue => "continue",
-        SprtState::AcceptH1 => "H1 accepted (pass)",
-        SprtState::AcceptH0 => "H0 accepted (fail)",
-    }
-}
-
 impl MatchConfig {
     /// Games to schedule.
     pub fn total_games(&self) -> usize {
@@ -150,7 +142,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
             line.push_str(&format!(" | llr {:.3}", sprt.llr(&tally)));
             if decision == Some(SprtState::Continue) && st != SprtState::Continue {
                 decision = Some(st);
-                line.push_str(&format!(" | SPRT: {}", sprt_text(st)));
+                line.push_str(&format!(" | SPRT: {}", st.text()));
             }
         }
         let decided = matches!(decision, Some(d) if d != SprtState::Continue);
@@ -177,7 +169,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
             Some(d) if d != SprtState::Continue => d,
             _ => s.state(&tally),
         };
-        (s, sprt_text(st))
+        (s, st)
     });
     print!(
         "{}",

@@ -3,10 +3,9 @@
 //! match can be re-scored with the arena's current statistics (the exact
 //! GSPRT) without playing it again.
 
-use std::fmt::Write as _;
-
 use super::cli::{num, value};
-use super::stats::{Sprt, SprtState, Tally};
+use super::report;
+use super::stats::{Sprt, Tally};
 
 pub const USAGE: &str = "\
 usage: sente-arena sprt (--penta P0/P1/P2/P3/P4 | --wdl W-D-L | both)
@@ -121,51 +120,14 @@ pub fn parse(args: &[String]) -> Result<Option<Rescore>, String> {
     Ok(Some(Rescore { tally, sprt }))
 }
 
-/// The report `sprt` prints.
+/// The report `sprt` prints: the match summary's result and SPRT lines.
 pub fn report(r: &Rescore) -> String {
-    let t = &r.tally;
-    let s = &r.sprt;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "games {} ({}-{}-{}), pairs {} ({})",
-        t.games(),
-        t.wins,
-        t.draws,
-        t.losses,
-        t.pairs(),
-        t.penta.map(|k| k.to_string()).join("/")
-    );
-    let _ = writeln!(
-        out,
-        "score {:.1} %, Elo {:+.1} ± {:.1} (95 %), LOS {:.1} %",
-        100.0 * t.score(),
-        t.elo(),
-        t.elo_95(),
-        100.0 * t.los()
-    );
-    let (lo, hi) = s.bounds();
-    let kind = if t.pairs() > 0 {
-        "pentanomial"
-    } else {
-        "trinomial"
-    };
-    let state = match s.state(t) {
-        SprtState::AcceptH1 => "H1 accepted",
-        SprtState::AcceptH0 => "H0 accepted",
-        SprtState::Continue => "continue",
-    };
-    let _ = writeln!(
-        out,
-        "SPRT [{}, {}] alpha {} beta {}: LLR {:+.3} ({kind}), bounds [{:.3}, {:.3}]: {state}",
-        s.elo0,
-        s.elo1,
-        s.alpha,
-        s.beta,
-        s.llr(t),
-        lo,
-        hi
-    );
+    let mut out = report::tally_lines(&r.tally);
+    out.push_str(&report::sprt_line(
+        &r.sprt,
+        &r.tally,
+        r.sprt.state(&r.tally),
+    ));
     out
 }
 
@@ -174,6 +136,7 @@ mod tests {
     use super::*;
 
     use crate::arena::cli::test_args as args;
+    use crate::arena::stats::SprtState;
 
     #[test]
     fn pairs_alone_give_the_pairs_score() {
@@ -194,13 +157,14 @@ mod tests {
             .unwrap();
         let text = report(&r);
         let llr = r.sprt.llr_pentanomial(&r.tally);
+        assert!(text.contains(&format!("LLR {llr:.3} [")), "{text}");
         assert!(
-            text.contains(&format!("LLR {llr:+.3} (pentanomial)")),
+            text.contains("pairs 100 (0, 1/2, 1, 3/2, 2 points): 2 3 50 15 30"),
             "{text}"
         );
         // A clear gain: H1 at [0, 20].
         assert_eq!(r.sprt.state(&r.tally), SprtState::AcceptH1);
-        assert!(text.contains("H1 accepted"), "{text}");
+        assert!(text.contains(SprtState::AcceptH1.text()), "{text}");
         // The same result (+123 Elo) fails a test of +250 against +350.
         let hard = parse(&args("sprt --penta 2/3/50/15/30 --elo0 250 --elo1 350"))
             .unwrap()
@@ -212,7 +176,11 @@ mod tests {
     fn games_alone_are_trinomial() {
         let r = parse(&args("sprt --wdl 60-0-40")).unwrap().unwrap();
         assert_eq!(r.tally.pairs(), 0);
-        assert!(report(&r).contains("(trinomial)"));
+        let llr = r.sprt.llr_trinomial(&r.tally);
+        assert!(llr > 0.0);
+        let text = report(&r);
+        assert!(text.contains(&format!("LLR {llr:.3} [")), "{text}");
+        assert!(!text.contains("pairs"), "{text}");
         assert!((r.tally.score() - 0.6).abs() < 1e-12);
     }
 

@@ -286,6 +286,17 @@ pub enum SprtState {
     AcceptH0,
 }
 
+impl SprtState {
+    /// How match lines and summaries print the decision.
+    pub fn text(self) -> &'static str {
+        match self {
+            SprtState::Continue => "continue",
+            SprtState::AcceptH1 => "H1 accepted (pass)",
+            SprtState::AcceptH0 => "H0 accepted (fail)",
+        }
+    }
+}
+
 /// An SPRT of H0: elo = elo0 against H1: elo = elo1, both logistic Elo
 /// (expected score 1 / (1 + 10^(−elo/400)) per game).
 #[derive(Clone, Copy, Debug, PartialEq)]
