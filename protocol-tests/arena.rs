@@ -303,7 +303,7 @@ fn sprt_stops_once_decided() {
     // One game at a time: none starts after the decision.
     assert_eq!(
         games as u64,
-        sente::arena::stats::SPRT_MIN_GAMES,
+        sente::lab::arena::stats::SPRT_MIN_GAMES,
         "{}",
         r.stdout
     );

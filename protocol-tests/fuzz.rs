@@ -15,9 +15,9 @@ mod harness;
 use std::time::{Duration, Instant};
 
 use harness::{Engine, ANSWER_TIMEOUT};
-use sente::game::zobrist::SplitMix64;
-use sente::protocol::command::Info;
-use sente::protocol::{parse, Command};
+use sente::brain::game::zobrist::SplitMix64;
+use sente::brain::protocol::command::Info;
+use sente::brain::protocol::{parse, Command};
 
 const MAIN_LINES: usize = 100_000;
 const PING_EVERY: usize = 500;

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use harness::arena_args::{fake, ARENA};
 use harness::BIN as BRAIN;
-use sente::bench::reach::{positions, Kind, ReachPos, Set};
+use sente::lab::bench::reach::{positions, Kind, ReachPos, Set};
 
 /// No reach run in these tests may take longer than this (a hang fails).
 const BOUND: Duration = Duration::from_secs(90);
@@ -87,7 +87,7 @@ fn failures(out: &str) -> Vec<usize> {
 }
 
 fn json_count(json: &str, key: &str) -> usize {
-    let v = sente::arena::json::parse(json).expect("the JSON parses");
+    let v = sente::lab::arena::json::parse(json).expect("the JSON parses");
     v.u64_field(key)
         .unwrap_or_else(|e| panic!("{key}: {e} in {json}")) as usize
 }
@@ -131,7 +131,7 @@ fn check(out: &str, json: &str) -> usize {
         out.contains(&format!("({} legal answers)", dev.len())),
         "{out}"
     );
-    let v = sente::arena::json::parse(json).expect("the JSON parses");
+    let v = sente::lab::arena::json::parse(json).expect("the JSON parses");
     let d = v.field("dev").unwrap();
     assert_eq!(d.u64_field("solved"), Ok(k as u64));
     assert_eq!(d.u64_field("wins"), Ok(n as u64));

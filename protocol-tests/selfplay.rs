@@ -19,9 +19,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use harness::{parse_point, Engine, ANSWER_TIMEOUT};
-use sente::game::board::{BLACK, EMPTY, WALL, WHITE};
-use sente::game::rules::{is_forbidden, is_win};
-use sente::game::{Board, Pos};
+use sente::brain::game::board::{BLACK, EMPTY, WALL, WHITE};
+use sente::brain::game::rules::{is_forbidden, is_win};
+use sente::brain::game::{Board, Pos};
 use sente::{Color, Rule, RuleSet};
 
 const TURN_MS: u64 = 60;

@@ -26,11 +26,11 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use sente::game::rules::{is_forbidden, is_win};
-use sente::game::zobrist::SplitMix64;
-use sente::game::{Board, Pos};
-use sente::search::threat::ThreatSolver;
-use sente::types::{Color, Rule, RuleSet};
+use sente::brain::game::rules::{is_forbidden, is_win};
+use sente::brain::game::zobrist::SplitMix64;
+use sente::brain::game::{Board, Pos};
+use sente::brain::search::threat::ThreatSolver;
+use sente::brain::types::{Color, Rule, RuleSet};
 
 #[path = "tactics/reference.rs"]
 mod reference;

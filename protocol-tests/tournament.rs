@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use sente::arena::json::{self, Value};
+use sente::lab::arena::json::{self, Value};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_sente-arena");
 /// No command in these tests may take longer than this (a hang fails).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Self-play training data: SHARDS processes of `pbrain-sente datagen`, each
 # playing every SHARDS-th game of one seeded run, JOBS at a time (GNU
-# parallel), then merged into one record file (format: src/datagen/record.rs).
+# parallel), then merged into one record file (format: src/lab/datagen/record.rs).
 #
 #   scripts/datagen.sh [extra pbrain-sente datagen options, e.g. --random-plies 6]
 #

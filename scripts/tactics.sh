@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tactics report for the threat solver (src/search/threat.rs), release build:
+# Tactics report for the threat solver (src/brain/search/threat.rs), release build:
 # the tactics suite (solve rate, median and 90th-percentile time per position,
 # false claims, nodes/s, positions per category), then the speed figures
 # (19-four ladder VCF, VCF/VCT node rates per rule, VCTs of 8+ threats).

@@ -9,7 +9,7 @@
 # weights to the outcomes (pbrain-sente tune): it prints the positions
 # used, the scale K, the error on the fitting set and on one game in ten
 # held out, before and after, and the fitted arrays for
-# src/eval/weights.rs. A fitted set is only kept after an SPRT against
+# src/brain/eval/weights.rs. A fitted set is only kept after an SPRT against
 # the current weights (scripts/sprt.sh).
 #
 # Settings (environment variables, defaults in brackets):

@@ -45,35 +45,35 @@
 //! - `src/main.rs`: `pbrain-sente`, the protocol loop, or `bench` / `tune` /
 //!   `datagen`.
 //! - `src/bin/sente-arena.rs`: the arena's command line.
-//! - `src/engine/`: the engine facade. It owns the searcher, pondering
+//! - `src/brain/engine/`: the engine facade. It owns the searcher, pondering
 //!   (`engine/ponder.rs`), the SWAP2 strategy (`engine/swap2.rs`), time
 //!   planning and the legality guard (`engine/legal.rs`); `go(limits) -> move`.
-//! - `src/protocol/`: command parsing, answers, the session that turns
+//! - `src/brain/protocol/`: command parsing, answers, the session that turns
 //!   commands into engine calls, and the reader and writer I/O threads.
-//! - `src/game/`: the board (padded cells, incremental line keys, near cells,
+//! - `src/brain/game/`: the board (padded cells, incremental line keys, near cells,
 //!   Zobrist key), pattern tables per rule, rules (wins, renju forbidden
 //!   points).
-//! - `src/eval/`: the incremental pattern evaluation and its fitted weights
+//! - `src/brain/eval/`: the incremental pattern evaluation and its fitted weights
 //!   (`eval/weights.rs`); the learned network (`eval/net.rs`: its form,
 //!   weights file and float reference; `eval/netq.rs`: its integer SIMD
 //!   inference, kept by the evaluator when `--eval net` selects it).
-//! - `src/search/`: the searcher (`mod.rs`), its root probe (`root.rs`) and
+//! - `src/brain/search/`: the searcher (`mod.rs`), its root probe (`root.rs`) and
 //!   iterative deepening (`deepening.rs`), the PVS tree (`alphabeta.rs`), transposition
 //!   table (`tt.rs`), move generation and ordering, the learned move policy
 //!   (`policy.rs`, tables generated into `policy_weights.rs`; its ordering,
 //!   reductions and pruning are switches, off by default), the VCF/VCT threat solver
 //!   (`threat.rs`), time manager (`time.rs`), watchdog, Lazy SMP helpers
 //!   (`smp.rs`), and `params.rs`: every tunable of the search.
-//! - `src/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
+//! - `src/lab/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
 //!   fits `eval/weights.rs` to arena records, the network's trainer
 //!   (`tune/net/`, `pbrain-sente tune net`) on `datagen` records, and the
 //!   move policy's fitter (`tune policy`, `tune/policy/`), which fits
 //!   `search/policy_weights.rs` to the moves of self-play records.
-//! - `src/datagen/`: the self-play data generator (`pbrain-sente datagen`)
+//! - `src/lab/datagen/`: the self-play data generator (`pbrain-sente datagen`)
 //!   and the record format its games are written in (`datagen/record.rs`),
 //!   read by the net trainer and the policy fitter.
-//! - `src/arena/`: the referee and match runner (`sente-arena`).
-//! - `src/bench/`: the bench suite (`mod.rs`; its node count is the
+//! - `src/lab/arena/`: the referee and match runner (`sente-arena`).
+//! - `src/lab/bench/`: the bench suite (`mod.rs`; its node count is the
 //!   search's signature) and the reach benchmark (`reach.rs`, positions in
 //!   `reach.txt`).
 //! - `src/hugepages.rs`: transparent huge pages for the large tables (Linux).
@@ -88,17 +88,9 @@
 //! Measured results (matches, SPRTs, fits, speeds) and the history of each
 //! design choice are in `scripts/RESULTS.md`.
 
-pub mod arena;
-pub mod bench;
-pub mod datagen;
-pub mod engine;
-pub mod eval;
-pub mod game;
-pub mod hugepages;
-pub mod protocol;
-pub mod search;
-pub mod tune;
-pub mod types;
+pub mod brain;
+pub mod cli;
+pub mod lab;
 
-pub use game::{Board, Pos};
-pub use types::{Color, Rule, RuleSet, Score};
+pub use brain::game::{Board, Pos};
+pub use brain::types::{Color, Rule, RuleSet, Score};

@@ -2,15 +2,16 @@
 //! protocol loop (default) or a subcommand.
 //!
 //! `pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]`: the protocol
-//! loop; the switches (`SearchOptions::apply_flag`) turn search features off
+//! loop; the switches (`sente::cli::search_switch`) turn search features off
 //! or on for A/B matches in the arena (and in `bench`).
-//! `pbrain-sente bench …`: the bench (see `sente::bench`).
+//! `pbrain-sente bench …`: the bench (see `sente::lab::bench`).
 //! `pbrain-sente tune …`: fit the evaluation weights to arena records
-//! (see `sente::tune`). `pbrain-sente datagen …`: self-play training data
-//! (see `sente::datagen`). `--help` and `--version` print to stdout and
+//! (see `sente::lab::tune`). `pbrain-sente datagen …`: self-play training data
+//! (see `sente::lab::datagen`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
 
-use sente::engine::{EvalKind, SearchOptions};
+use sente::brain::engine::{EvalKind, SearchOptions};
+use sente::cli::{eval_kind, search_switch};
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -18,22 +19,22 @@ fn main() -> anyhow::Result<()> {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("bench") {
-        std::process::exit(sente::bench::main_bench(&args[1..]));
+        std::process::exit(sente::lab::bench::main_bench(&args[1..]));
     }
     if args.first().map(String::as_str) == Some("tune") {
-        std::process::exit(sente::tune::main_tune(&args[1..]));
+        std::process::exit(sente::lab::tune::main_tune(&args[1..]));
     }
     if args.first().map(String::as_str) == Some("datagen") {
-        std::process::exit(sente::datagen::main_datagen(&args[1..]));
+        std::process::exit(sente::lab::datagen::main_datagen(&args[1..]));
     }
     let mut options = SearchOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if options.apply_flag(a) {
+        if search_switch(&mut options, a) {
             continue;
         }
         match a.as_str() {
-            "--eval" => match EvalKind::from_arg(it.next().map(String::as_str)) {
+            "--eval" => match eval_kind(it.next().map(String::as_str)) {
                 Ok(k) => options.eval = k,
                 Err(e) => {
                     eprintln!("pbrain-sente: {e}\n{USAGE}");
@@ -47,8 +48,8 @@ fn main() -> anyhow::Result<()> {
                 };
                 let loaded = std::fs::read(path)
                     .map_err(anyhow::Error::from)
-                    .and_then(|b| sente::eval::net::NetWeights::from_bytes(&b))
-                    .and_then(|w| sente::eval::netq::install(&w));
+                    .and_then(|b| sente::brain::eval::net::NetWeights::from_bytes(&b))
+                    .and_then(|w| sente::brain::eval::netq::install(&w));
                 if let Err(e) = loaded {
                     eprintln!("pbrain-sente: --net {path}: {e}");
                     std::process::exit(2);
@@ -71,7 +72,7 @@ fn main() -> anyhow::Result<()> {
             }
         }
     }
-    sente::protocol::io::run(options)
+    sente::brain::protocol::io::run(options)
 }
 
 const USAGE: &str = "\
@@ -82,11 +83,11 @@ usage: pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]
        pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES] [--eval classic|net]
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
-                                                    rebuild src/bench/reach.txt from arena records
+                                                    rebuild src/lab/bench/reach.txt from arena records
        pbrain-sente bench net-random FILE [F H SEED]  write random net weights (for tests)
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente tune net …                      train the evaluation network on datagen records
-       pbrain-sente tune policy RECORDS.txt… [--out src/search/policy_weights.rs]
+       pbrain-sente tune policy RECORDS.txt… [--out src/brain/search/policy_weights.rs]
                                                     fit the move policy to self-play records
        pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
                     [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]

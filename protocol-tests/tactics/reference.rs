@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
-use sente::game::rules::{is_forbidden, is_win};
-use sente::game::{Board, Pos};
-use sente::types::{Color, Rule};
+use sente::brain::game::rules::{is_forbidden, is_win};
+use sente::brain::game::{Board, Pos};
+use sente::brain::types::{Color, Rule};
 /// Free attacker fours the reference looks through for the winning set.
 pub const REF_DEPTH: u32 = 2;
 /// Reference node cap; positions that need more are skipped.

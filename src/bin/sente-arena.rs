@@ -2,12 +2,12 @@
 //! tournaments of N engines (`--engine`, `merge`), the reach benchmark
 //! through the protocol (`reach`), re-scoring a played result (`sprt`),
 //! and, with
-//! `--fake-engine`, the tiny test engines. All logic is in `sente::arena`;
+//! `--fake-engine`, the tiny test engines. All logic is in `sente::lab::arena`;
 //! this file only wires the command line to it.
 
 use std::process::ExitCode;
 
-use sente::arena::{cli, compare, fake, reach, runner, sprtcli, tourcli, tournament};
+use sente::lab::arena::{compare, fake, matchcli, reach, runner, sprtcli, tourcli, tournament};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -33,25 +33,25 @@ fn main() -> ExitCode {
     if tourcli::wants(&args) && !args.iter().any(|a| a == "--help" || a == "-h") {
         return tour_main(&args);
     }
-    let done = match cli::parse(&args) {
-        Ok(cli::Mode::Help) => {
+    let done = match matchcli::parse(&args) {
+        Ok(matchcli::Mode::Help) => {
             print!(
                 "{}\n{}\n{}\n{}",
-                cli::USAGE,
+                matchcli::USAGE,
                 tourcli::USAGE,
                 reach::USAGE,
                 sprtcli::USAGE
             );
             Ok(())
         }
-        Ok(cli::Mode::Fake { kind, good, seed }) => {
+        Ok(matchcli::Mode::Fake { kind, good, seed }) => {
             fake::run(kind, good, seed);
             Ok(())
         }
-        Ok(cli::Mode::Compare { base, new, name }) => {
+        Ok(matchcli::Mode::Compare { base, new, name }) => {
             compare::run(&base, &new, &name).map(|text| print!("{text}"))
         }
-        Ok(cli::Mode::Match(cfg)) => runner::run(&cfg).map(|_| ()),
+        Ok(matchcli::Mode::Match(cfg)) => runner::run(&cfg).map(|_| ()),
         Err(e) => Err(e),
     };
     exit(done)

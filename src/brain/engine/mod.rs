@@ -1,0 +1,724 @@
+//! The engine: what plays, behind one facade that needs no manager. It owns
+//! the game's board, the searcher (built for the memory and thread budget),
+//! the time planning of every search (`time::plan` is called here and
+//! nowhere else), pondering (`ponder`), the SWAP2 strategy (`swap2`) and the
+//! one legality guard (`legal`): every move it answers with is legal.
+//!
+//! A caller sets the position (`new_game`, `opponent_move`, `set_board`,
+//! `takeback`, `force_move`) and the options (`set_rules`, `set_memory`,
+//! `set_threads`, `set_pondering`), then asks for a move with
+//! `go(limits, stop, on_report)`, which plays it on the board and returns it
+//! with its score, depth and principal variation. `stop` (another thread's
+//! flag) makes it answer at once. `start_pondering` after answering thinks
+//! on the opponent's time; the next `go` turns that into a hit or a miss,
+//! and anything else that needs the searcher stops it first
+//! (`stop_pondering`). `analyse` ranks moves without playing (YXNBEST),
+//! `swap2` decides a SWAP2 opening, and `search` runs one plain search of
+//! any board (bench, the arena's built-in engine, the evaluation fitter).
+//!
+//! Nothing here prints: iterations and notes go to the caller's `on_report`
+//! (the protocol turns them into MESSAGE lines), logs to stderr.
+
+pub mod legal;
+pub mod ponder;
+pub mod swap2;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::brain::game::board::EMPTY;
+use crate::brain::game::rules::is_win;
+use crate::brain::game::{pattern, Board, Pos};
+use crate::brain::search::params;
+use crate::brain::search::time::TimePlan;
+use crate::brain::search::{
+    clamp_threads, threads_for_memory, time, tt_bytes_for, SearchRequest, SearchResult,
+    SearchStats, Searcher, MAX_THREADS,
+};
+use crate::brain::types::{Color, RuleSet, Score};
+
+pub use crate::brain::search::time::Limits;
+pub use crate::brain::search::{EvalKind, SearchInfo, SearchOptions, DEFAULT_MEMORY};
+pub use legal::Chosen;
+use legal::{choose, finished, is_legal, legal_choice};
+use ponder::Ponder;
+
+/// What a search tells its caller while it runs.
+#[derive(Debug)]
+pub enum Report<'a> {
+    /// A completed iteration (and, at the end, the final choice when it
+    /// differs from the last iteration shown).
+    Iteration(&'a SearchInfo),
+    /// A line for the user: a ponder hit or miss, no legal move, a SWAP2
+    /// decision's grounds.
+    Note(String),
+}
+
+/// The callback that receives `Report`s.
+pub type OnReport<'a> = dyn FnMut(Report) + 'a;
+
+const NO_BOARD: &str = "no board: send START first";
+
+pub struct Engine {
+    board: Option<Board>,
+    rules: RuleSet,
+    searcher: Option<Searcher>,
+    /// The table size the searcher was built for: from the memory budget,
+    /// or exact (`with_table_bytes`).
+    searcher_bytes: usize,
+    /// Whole-process memory budget in bytes (0: the Gomocup default).
+    memory: usize,
+    /// An exact table size instead of one from the memory budget.
+    table_bytes: Option<usize>,
+    /// `INFO thread_num` as given.
+    thread_num: i64,
+    pondering: bool,
+    /// Search switches from the command line (A/B matches).
+    options: SearchOptions,
+    /// The search running on the opponent's time; it holds the searcher
+    /// (`searcher` is None meanwhile).
+    ponder: Option<Ponder>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(SearchOptions::default())
+    }
+}
+
+impl Engine {
+    /// An engine whose searches use `options`; tables are sized from the
+    /// memory budget (`set_memory`) when first needed.
+    pub fn new(options: SearchOptions) -> Self {
+        Engine {
+            board: None,
+            rules: RuleSet::default(),
+            searcher: None,
+            searcher_bytes: 0,
+            memory: 0,
+            table_bytes: None,
+            thread_num: 1,
+            pondering: false,
+            options,
+            ponder: None,
+        }
+    }
+
+    /// An engine with a transposition table of exactly about `bytes` and
+    /// no memory cap on its threads (bench: the same table whatever the
+    /// budget).
+    pub fn with_table_bytes(bytes: usize) -> Self {
+        Engine::with_table_bytes_and(bytes, SearchOptions::default())
+    }
+
+    /// `with_table_bytes` whose searches use `options` (bench `--eval`).
+    pub fn with_table_bytes_and(bytes: usize, options: SearchOptions) -> Self {
+        Engine {
+            table_bytes: Some(bytes),
+            ..Engine::new(options)
+        }
+    }
+
+    // ---- options ----
+
+    /// Whole-process memory budget in bytes (0: the 350 MB default). The
+    /// searcher is rebuilt for it by the next `prepare`.
+    pub fn set_memory(&mut self, bytes: usize) {
+        self.memory = bytes;
+    }
+
+    /// The memory budget in force (the default when none was given).
+    pub fn memory_budget(&self) -> usize {
+        crate::brain::search::tt::budget_of(self.memory)
+    }
+
+    /// `INFO thread_num`: search threads, within the machine's cores and
+    /// what the memory budget leaves room for (`threads`).
+    pub fn set_threads(&mut self, thread_num: i64) {
+        self.thread_num = thread_num;
+    }
+
+    /// The most search threads this machine allows (`INFO MAX_THREAD_NUM`).
+    pub fn max_threads() -> usize {
+        clamp_threads(i64::MAX)
+    }
+
+    /// Search threads for the next search.
+    pub fn threads(&self) -> usize {
+        match self.table_bytes {
+            Some(_) => (self.thread_num.max(1) as usize).min(MAX_THREADS),
+            None => clamp_threads(self.thread_num).min(threads_for_memory(self.memory_budget())),
+        }
+    }
+
+    /// Think on the opponent's time after each answer? Turning it off
+    /// stops a running ponder search.
+    pub fn set_pondering(&mut self, on: bool) {
+        self.pondering = on;
+        if !on {
+            self.stop_pondering();
+        }
+    }
+
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The rule for the board and every search from now on.
+    pub fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
+        if let Some(b) = &mut self.board {
+            b.set_rules(rules);
+            self.prepare();
+        }
+    }
+
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Search switches for every search from now on.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.stop_pondering();
+        self.options = options;
+        if let Some(s) = &mut self.searcher {
+            s.options = options;
+        }
+    }
+
+    /// Megabytes of transposition table the memory budget gives.
+    pub fn table_mb(&self) -> usize {
+        tt_bytes_for(self.memory_budget()) >> 20
+    }
+
+    /// Statistics of the last search (bench).
+    pub fn stats(&self) -> SearchStats {
+        self.searcher.as_ref().map(|s| s.stats).unwrap_or_default()
+    }
+
+    /// Build what searching needs (tables sized for the memory budget, the
+    /// rule's pattern table) now, so that no move's clock pays for it.
+    /// Stops pondering. Called on a new game, a new rule or memory budget,
+    /// and before every search.
+    pub fn prepare(&mut self) {
+        self.stop_pondering();
+        let bytes = self.table_bytes.unwrap_or_else(|| self.memory_budget());
+        if self.searcher.is_none() || self.searcher_bytes != bytes {
+            self.searcher = None; // free the old tables first
+            let mut searcher = match self.table_bytes {
+                Some(b) => Searcher::with_tt_bytes(b),
+                None => Searcher::new(bytes),
+            };
+            searcher.options = self.options;
+            self.searcher = Some(searcher);
+            self.searcher_bytes = bytes;
+        }
+        let threads = self.threads();
+        if let Some(s) = &mut self.searcher {
+            s.set_threads(threads);
+        }
+        pattern::table(self.rules.rule);
+    }
+
+    /// Forget what the searcher learnt (YXHASHCLEAR).
+    pub fn clear(&mut self) {
+        self.stop_pondering();
+        if let Some(s) = &mut self.searcher {
+            s.clear();
+        }
+    }
+
+    // ---- the position ----
+
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    /// An empty `w`×`h` board under the current rule, with every table
+    /// built before this returns (managers suspend the brain right after
+    /// START, so anything built later would be charged to a move's clock).
+    pub fn new_game(&mut self, w: i64, h: i64) -> Result<(), String> {
+        let (Ok(wu), Ok(hu)) = (usize::try_from(w), usize::try_from(h)) else {
+            return Err(format!("unsupported board size {w}x{h}"));
+        };
+        let b = Board::new(wu, hu, self.rules).map_err(|e| e.to_string())?;
+        self.board = Some(b);
+        self.prepare();
+        crate::brain::search::warm_up_tables_blocking();
+        Ok(())
+    }
+
+    /// The same board size again, empty, and nothing learnt kept.
+    pub fn restart(&mut self) -> Result<(), String> {
+        let b = self.board.as_ref().ok_or(NO_BOARD)?;
+        let (w, h) = (b.width() as i64, b.height() as i64);
+        self.new_game(w, h)?;
+        if let Some(s) = &mut self.searcher {
+            s.clear();
+        }
+        Ok(())
+    }
+
+    /// Replace the position (BOARD, YXBOARD); the caller built and checked it.
+    pub fn set_board(&mut self, board: Board) {
+        self.board = Some(board);
+    }
+
+    /// The opponent's stone at (x, y), for the side to move. An error
+    /// leaves the board as it was, except that a stone ending the game
+    /// stays (TAKEBACK can still undo it).
+    pub fn opponent_move(&mut self, x: i64, y: i64) -> Result<(), String> {
+        let b = self.board.as_mut().ok_or(NO_BOARD)?;
+        if let Some((c, p)) = finished(b) {
+            let (px, py) = b.xy(p);
+            return Err(format!("game is over: {c:?} has five at {px},{py}"));
+        }
+        let color = b.to_move();
+        let p = b.try_make(x, y, color).map_err(|e| format!("TURN: {e}"))?;
+        if color == Color::Black && b.rules().rule == crate::brain::types::Rule::Renju {
+            let mut before = b.clone();
+            before.unmake();
+            if crate::brain::game::rules::is_forbidden(&before, p) {
+                log::warn!("TURN {x},{y}: the opponent played a forbidden point");
+            }
+        }
+        if !b.rules().continuous && is_win(b, p, color) {
+            return Err(format!("game is over: {x},{y} completes a five"));
+        }
+        if b.is_full() {
+            return Err("board is full: the game is a draw".into());
+        }
+        Ok(())
+    }
+
+    /// Remove the last stone, which must be at (x, y).
+    pub fn takeback(&mut self, x: i64, y: i64) -> Result<(), String> {
+        let b = self.board.as_mut().ok_or(NO_BOARD)?;
+        let p = b
+            .pos(x, y)
+            .ok_or_else(|| format!("TAKEBACK: {x},{y} is outside the board"))?;
+        match b.last_move() {
+            Some(m) if m.pos == p => {
+                b.unmake();
+                Ok(())
+            }
+            _ if b.cell(p) == EMPTY => Err(format!("TAKEBACK: no stone at {x},{y}")),
+            _ => Err(format!("TAKEBACK: {x},{y} is not the last move")),
+        }
+    }
+
+    /// Our stone at (x, y), imposed by the manager (PLAY).
+    pub fn force_move(&mut self, x: i64, y: i64) -> Result<(), String> {
+        let b = self.board.as_mut().ok_or(NO_BOARD)?;
+        let color = b.to_move();
+        b.try_make(x, y, color)
+            .map(|_| ())
+            .map_err(|e| format!("PLAY: {e}"))
+    }
+
+    // ---- thinking ----
+
+    /// The time manager's plan for a move on `board` within `limits`: the
+    /// only place a plan is made, for a search and a ponder hit alike.
+    fn plan(board: &Board, limits: &Limits) -> TimePlan {
+        let empty = board.cell_count().saturating_sub(board.stone_count());
+        time::plan(limits, empty)
+    }
+
+    /// The search request for `limits` on `board`, under its plan.
+    fn request(
+        board: &Board,
+        limits: &Limits,
+        multipv: usize,
+        stop: &Arc<AtomicBool>,
+    ) -> SearchRequest {
+        SearchRequest {
+            plan: Engine::plan(board, limits),
+            start: limits.start,
+            max_depth: limits.max_depth,
+            max_nodes: limits.max_nodes,
+            stop: stop.clone(),
+            multipv: multipv.max(1),
+        }
+    }
+
+    /// Run the searcher on a copy of `board` (so a search bug can never
+    /// corrupt the game). None when the search panicked (the searcher is
+    /// rebuilt by the next `prepare`).
+    fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        multipv: usize,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Option<SearchResult> {
+        self.prepare();
+        let searcher = self.searcher.as_mut()?;
+        let req = Engine::request(board, limits, multipv, stop);
+        let mut copy = board.clone();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            searcher.search(&mut copy, &req, &mut |info: &SearchInfo| {
+                on(Report::Iteration(info))
+            })
+        }));
+        match result {
+            Ok(r) => Some(r),
+            Err(_) => {
+                log::error!("search panicked; playing a fallback move");
+                self.searcher = None;
+                None
+            }
+        }
+    }
+
+    /// One plain search of any `board` (the engine's own stays as it is):
+    /// the searcher's raw result, or None if it panicked.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Option<SearchResult> {
+        self.think(board, limits, 1, stop, on)
+    }
+
+    /// A legal move for the side to move on `board` (not the engine's own,
+    /// which stays as it is), searched within `limits`. Errors when the
+    /// game is over or the board full.
+    pub fn choose_move(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Result<Chosen, String> {
+        if board.is_full() {
+            return Err("board is full: the game is a draw".into());
+        }
+        if let Some((c, p)) = finished(board) {
+            let (x, y) = board.xy(p);
+            return Err(format!("game is over: {c:?} has five at {x},{y}"));
+        }
+        let result = self.think(board, limits, 1, stop, on);
+        let chosen = choose(board, result.as_ref()).ok_or("no legal move left")?;
+        if !chosen.legal {
+            // Under renju every cell left is forbidden to Black. Any answer
+            // loses, but a move ends the game at once by the rules, where
+            // silence would be a time forfeit.
+            let (x, y) = board.xy(chosen.mv);
+            on(Report::Note(format!(
+                "no legal move: every empty cell is forbidden to Black; playing {x},{y}"
+            )));
+        }
+        Ok(chosen)
+    }
+
+    /// Our move on the engine's board, within `limits` (their `start` is
+    /// when the request arrived: the clock runs from there). A ponder hit
+    /// finishes the ponder search instead of starting a new one. The move
+    /// is played on the board before it is returned.
+    pub fn go(
+        &mut self,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Result<Chosen, String> {
+        let board = self.board.clone().ok_or(NO_BOARD)?;
+        let chosen = match self.ponder_answer(&board, limits, stop, on) {
+            Some(c) => c,
+            None => self.choose_move(&board, limits, stop, on)?,
+        };
+        if let Some(b) = &mut self.board {
+            b.play(chosen.mv);
+        }
+        Ok(chosen)
+    }
+
+    /// The `n` best moves on the engine's board, best first, without
+    /// playing any (YXNBEST). At least one unless the board is full.
+    pub fn analyse(
+        &mut self,
+        n: usize,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Result<Vec<(Pos, Score)>, String> {
+        let board = self.board.clone().ok_or(NO_BOARD)?;
+        if board.is_full() {
+            return Err("board is full: the game is a draw".into());
+        }
+        let n = n.max(1).min(board.empty_cells().count());
+        let result = self.think(&board, limits, n, stop, on);
+        let mut ranked: Vec<(Pos, Score)> = result
+            .map(|r| r.ranked)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&(p, _)| is_legal(&board, p))
+            .collect();
+        ranked.truncate(n);
+        if ranked.is_empty() {
+            match choose(&board, None) {
+                Some(c) if c.legal => ranked.push((c.mv, 0)),
+                _ => return Err("no legal move left".into()),
+            }
+        }
+        Ok(ranked)
+    }
+
+    /// Limits for one of `parts` short searches sharing this turn's budget
+    /// (SWAP2 probes): 80 % of the turn (or of an eighth of the clock) less
+    /// what is spent, split evenly.
+    fn share_limits(limits: &Limits, parts: u64) -> Limits {
+        let mut budget = limits.turn_ms.unwrap_or(params::SWAP2_DEFAULT_TURN_MS);
+        if let Some(left) = limits.time_left_ms {
+            budget =
+                budget.min(u64::try_from(left.max(0)).unwrap_or(0) / params::SWAP2_CLOCK_DIVISOR);
+        }
+        let spent = limits.start.elapsed().as_millis() as u64;
+        let budget = (budget * params::SWAP2_TURN_TENTHS / 10).saturating_sub(spent);
+        Limits {
+            turn_ms: Some(budget / parts.max(1)),
+            match_ms: None,
+            time_left_ms: None,
+            max_depth: limits.max_depth,
+            max_nodes: limits.max_nodes,
+            start: Instant::now(),
+        }
+    }
+
+    /// Decide a SWAP2 opening whose stones (0, 3 or 5, in move order) are
+    /// given; the engine's board becomes the position after our answer.
+    pub fn swap2(
+        &mut self,
+        stones: &[(i64, i64)],
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Result<swap2::Decision, String> {
+        let cur = self.board.as_ref().ok_or(NO_BOARD)?;
+        let mut b = Board::new(cur.width(), cur.height(), self.rules).map_err(|e| e.to_string())?;
+        for &(x, y) in stones {
+            let c = b.to_move();
+            b.try_make(x, y, c)
+                .map_err(|e| format!("SWAP2BOARD: {e}"))?;
+        }
+        let mut probe = |pos: &Board, parts: u64| {
+            let l = Engine::share_limits(limits, parts);
+            self.choose_move(pos, &l, stop, on).map(|c| (c.mv, c.score))
+        };
+        let d = swap2::decide(b, &mut probe)?;
+        self.board = Some(d.board.clone());
+        Ok(d)
+    }
+
+    // ---- pondering ----
+
+    /// Is a ponder search running?
+    pub fn pondering(&self) -> bool {
+        self.ponder.is_some()
+    }
+
+    /// What the ponder search is doing, for YXSHOWINFO (None: not pondering).
+    pub fn ponder_status(&self) -> Option<String> {
+        self.ponder.as_ref().map(|p| p.describe())
+    }
+
+    /// Stop the ponder search, if any, and take the searcher back (with
+    /// its table; a searcher lost to a panic is rebuilt by `prepare`).
+    pub fn stop_pondering(&mut self) {
+        if let Some(p) = self.ponder.take() {
+            log::debug!("ponder stopped at depth {}", p.depth());
+            self.searcher = p.stop();
+        }
+    }
+
+    /// After answering with `ours` (already on the board): ponder on the
+    /// reply its PV predicts, if pondering is on. `max_depth`/`max_nodes`
+    /// are the manager's limits.
+    pub fn start_pondering(
+        &mut self,
+        ours: &Chosen,
+        max_depth: Option<u32>,
+        max_nodes: Option<u64>,
+    ) {
+        if !self.pondering {
+            return;
+        }
+        self.stop_pondering();
+        let Some(board) = &self.board else { return };
+        let target = ponder::target(board, ours.mv, &ours.pv);
+        log::debug!("pondering {target:?}");
+        self.ponder = Ponder::start(&mut self.searcher, board, target, max_depth, max_nodes);
+    }
+
+    /// On a ponder hit (`board` is the position the ponder search is
+    /// looking at), finish that search under this move's time plan and
+    /// return its move. On anything else stop the ponder search (its table
+    /// entries stay) and return None: the caller searches as usual.
+    fn ponder_answer(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Option<Chosen> {
+        let p = self.ponder.take()?;
+        let predicted = p.predicted().map(|q| board.xy(q));
+        // A hit needs one completed iteration; before that the ponder search
+        // has hardly begun and a fresh search with this move's budgets (the
+        // threat solver's above all) is the better start.
+        if !p.is_hit(board) || p.depth() == 0 {
+            let depth = p.depth();
+            self.searcher = p.stop();
+            let text = match predicted {
+                Some((x, y)) => format!("ponder miss: predicted {x},{y} (depth {depth})"),
+                None => format!("ponder miss: no prediction (depth {depth})"),
+            };
+            log::info!(
+                "{text}, stopped {} ms after the move arrived",
+                limits.start.elapsed().as_millis()
+            );
+            on(Report::Note(text));
+            return None;
+        }
+        let plan = Engine::plan(board, limits);
+        let (searcher, result, report) = p.finish_hit(plan, limits.start, stop);
+        self.searcher = searcher;
+        let r = result.as_ref()?;
+        let chosen = legal_choice(board, r)?;
+        on(Report::Iteration(&SearchInfo {
+            depth: r.depth,
+            score: r.score,
+            nodes: r.nodes,
+            elapsed: limits.start.elapsed(),
+            pv: r.pv.clone(),
+        }));
+        let (x, y) = predicted.unwrap_or_default();
+        let text = format!(
+            "ponder hit: {x},{y} depth {} (depth {} after {} ms pondering), {} ms on this move",
+            report.depth, report.depth_at_hit, report.ponder_ms, report.turn_ms
+        );
+        log::info!("{text}");
+        on(Report::Note(text));
+        Some(chosen)
+    }
+
+    /// The searcher's helper-thread counts (tests: none may outlive a search).
+    pub fn helper_counts(&self) -> Option<(usize, usize)> {
+        self.searcher.as_ref().map(|s| s.helper_counts())
+    }
+
+    /// Threads the searcher was set to (tests).
+    pub fn searcher_threads(&self) -> Option<usize> {
+        self.searcher.as_ref().map(|s| s.threads())
+    }
+
+    /// The options the searcher runs with (tests).
+    pub fn searcher_options(&self) -> Option<SearchOptions> {
+        self.searcher.as_ref().map(|s| s.options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Engine {
+        let mut e = Engine::default();
+        e.set_memory(8 << 20);
+        e
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            max_depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// A manager-free game: position calls and `go` alternate, every move
+    /// is legal and lands on the engine's board, TAKEBACK undoes it.
+    #[test]
+    fn a_game_without_a_manager() {
+        let mut e = small();
+        assert!(e.go(&depth(2), &Default::default(), &mut |_| {}).is_err());
+        e.new_game(15, 15).unwrap();
+        e.opponent_move(7, 7).unwrap();
+        let mut iterations = 0;
+        let c = e
+            .go(&depth(3), &Default::default(), &mut |r| {
+                if let Report::Iteration(_) = r {
+                    iterations += 1
+                }
+            })
+            .unwrap();
+        assert!(iterations >= 1);
+        assert!(c.legal && c.depth >= 1 && c.pv.first() == Some(&c.mv));
+        let b = e.board().unwrap();
+        assert_eq!(b.stone_count(), 2);
+        assert_eq!(b.last_move().map(|m| m.pos), Some(c.mv));
+        let (x, y) = b.xy(c.mv);
+        assert!(e.opponent_move(x as i64, y as i64).is_err(), "occupied");
+        e.takeback(x as i64, y as i64).unwrap();
+        assert_eq!(e.board().unwrap().stone_count(), 1);
+        assert!(e.takeback(7, 8).is_err());
+    }
+
+    /// `choose_move` refuses a finished game; `analyse` ranks distinct
+    /// legal moves without touching the board.
+    #[test]
+    fn finished_games_and_ranked_moves() {
+        let mut e = small();
+        e.new_game(15, 15).unwrap();
+        for (x, y) in [
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (0, 1),
+            (9, 7),
+            (0, 2),
+            (10, 7),
+            (0, 3),
+        ] {
+            e.opponent_move(x, y).unwrap();
+        }
+        let before = e.board().unwrap().hash();
+        let ranked = e
+            .analyse(3, &depth(2), &Default::default(), &mut |_| {})
+            .unwrap();
+        assert_eq!(e.board().unwrap().hash(), before);
+        assert!(!ranked.is_empty() && ranked.len() <= 3);
+        let b = e.board().unwrap().clone();
+        for (i, &(p, _)) in ranked.iter().enumerate() {
+            assert!(is_legal(&b, p));
+            assert!(ranked[..i].iter().all(|&(q, _)| q != p), "distinct");
+        }
+        // Black has four in a row with both ends open: the best move wins.
+        assert!(is_win(&b, ranked[0].0, Color::Black));
+        e.opponent_move(11, 7).unwrap_err(); // the five ends the game
+        let c = e.choose_move(
+            &e.board().unwrap().clone(),
+            &depth(2),
+            &Default::default(),
+            &mut |_| {},
+        );
+        assert!(c.is_err(), "{c:?}");
+    }
+
+    /// Threads and tables follow the memory budget; an exact table ignores it.
+    #[test]
+    fn threads_follow_the_memory_budget() {
+        let mut e = small();
+        e.set_threads(8);
+        assert_eq!(e.threads(), 1, "8 MB leaves no room for helpers");
+        let mut x = Engine::with_table_bytes(1 << 20);
+        x.set_threads(2);
+        assert_eq!(x.threads(), 2);
+        x.prepare();
+        assert_eq!(x.searcher_threads(), Some(2));
+    }
+}

@@ -1,0 +1,925 @@
+//! The tree search: negamax principal-variation search with a transposition
+//! table, threat-aware move generation, late-move reductions and pruning for
+//! quiet moves only, mate-distance scores and a small tactical horizon.
+//! The tunable values quoted here live in the search's parameters
+//! (`src/brain/search/params.rs`).
+//!
+//! Around it, the root loop (`search`) runs iterative deepening with
+//! aspiration windows: ±60 around the last score from depth 4; a fail widens
+//! the window 1.5× and a fail low also lowers beta to the old window's
+//! middle, so a shaky score costs a few narrow re-searches rather than one
+//! open-window pass. The root reduces too: from depth 4, root moves after the
+//! first four that are quiet get a PV node's reduction on their null-window
+//! search and are searched again at full depth if they beat the best so far.
+//!
+//! Inside the tree:
+//!
+//! - **Transposition table** (`search::tt`): our own Zobrist keys, side to
+//!   move included; full-key check, depth, bound, ply-adjusted mate scores,
+//!   best move, generation. The table bucket of each child is prefetched while
+//!   its move's evaluation is updated.
+//! - **Ordering**: hash move, threat ordering, killers and history. In a node
+//!   without threats the hash move is searched before the others are even
+//!   generated, and only the first 8 moves are sorted until more are needed.
+//! - **Move generation** is threat-aware: facing a four only the blocks (or
+//!   our own five) are searched, facing an open three only its defences or our
+//!   own fours. Under renju Black never considers a forbidden point.
+//! - **Late moves**: "quiet" means that neither side makes a double three or
+//!   more there. At depth d at most 2 + d²/2 quiet moves are tried (twice at PV
+//!   nodes), and the reduction of a late quiet move grows with
+//!   ln(depth)·ln(move number).
+//! - **Reverse futility pruning**: at depth 4 or less a non-PV node whose
+//!   static score beats beta by 120 a remaining ply, with no four or open three
+//!   of the opponent's to answer, fails high without a search.
+//! - **Singular extension**: in a node below the root with 6 or more plies
+//!   left to search, when the table holds a hash move whose stored score (exact
+//!   or a lower bound, from a search at most two plies shallower, no mate) is
+//!   S, the node's other moves are first searched to half the depth with a null
+//!   window at S − 16·depth. If none reaches it, the hash move is singular and
+//!   is searched a ply deeper; if one does and that bound is already at least
+//!   beta, the node fails high at once (a second move as good as the first).
+//!   The test search leaves the hash move out, stores nothing in the table and
+//!   skips reverse futility; extensions stop at twice the root's depth.
+//! - **Horizon**: a threat is not guessed at. Facing a four (its block) or an
+//!   open three (its defences and our fours) the side to move gets a one-ply
+//!   search, and an open four it can make against no four of the opponent is
+//!   scored as a win. Otherwise a four quiescence: the static score stands when
+//!   it reaches beta, when the side has no four to make, or when it is 300 or
+//!   more below alpha; in between each four is tried, strongest first, and the
+//!   opponent's forced block (and any counter-four) is searched as above, at
+//!   most two fours deep in a line; past those two, only a four that makes a
+//!   second threat (a four-three, a double four or an open four, which end most
+//!   short VCF lines) is still tried. `--leaf-vcf` adds a VCF at the horizon
+//!   (off by default).
+//!
+//! What was tried and measured for each of these is in `scripts/RESULTS.md`
+//! (the SPRT log).
+
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::Instant;
+
+use crate::brain::eval::weights::Class;
+use crate::brain::game::board::Pos;
+use crate::brain::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
+
+use super::movegen::{generate, unforced, Gen, Position};
+use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY, SORTED_HEAD};
+use super::params;
+use super::policy;
+use super::threat::ThreatSolver;
+use super::time::TimePlan;
+use super::tt::{Bound, Tt};
+
+/// Late-move reduction of the `i`-th move (0-based) at `depth`: grows with
+/// the logarithms of both, 1 at depth 3 / move 3, 3 at depth 8 / move 20
+/// (`params::LMR_BASE`, `params::LMR_DIVISOR`).
+pub fn lmr_reduction(depth: i32, i: usize) -> i32 {
+    let d = (depth.max(1) as f32).ln();
+    let m = ((i + 1) as f32).ln();
+    (params::LMR_BASE + d * m / params::LMR_DIVISOR) as i32
+}
+
+/// Late-move pruning: at depth d at most `params::LMP_BASE` + d² / 2 quiet
+/// moves (`params::LMP_DEPTH_DIVISOR`; twice that at PV nodes:
+/// `params::LMP_PV_FACTOR`).
+fn lmp_limit(depth: i32) -> usize {
+    let d = depth.max(1) as usize;
+    params::LMP_BASE + d * d / params::LMP_DEPTH_DIVISOR
+}
+
+/// Policy-driven pruning (`PolicyCuts::prune`): the least gap (policy
+/// units below the node's best) at which a quiet move is pruned at `depth`.
+fn policy_prune_gap(depth: i32, pv_node: bool) -> i32 {
+    params::POLICY_PRUNE_GAP
+        + params::POLICY_PRUNE_PER_DEPTH * depth.max(0)
+        + if pv_node { params::POLICY_PRUNE_PV } else { 0 }
+}
+
+/// Policy-driven reductions (`PolicyCuts::lmr`): plies added to a late
+/// quiet move's reduction for its gap below the node's best policy score.
+fn policy_lmr_adjust(gap: i32) -> i32 {
+    if gap < params::POLICY_LMR_CLOSE {
+        -params::POLICY_LMR_CLOSE_LESS
+    } else if gap >= 2 * params::POLICY_LMR_FAR {
+        2
+    } else if gap >= params::POLICY_LMR_FAR {
+        1
+    } else {
+        0
+    }
+}
+
+// Reverse futility pruning: a non-PV node within `params::RFP_MAX_DEPTH`
+// of the horizon whose static score beats beta by `params::RFP_MARGIN` per
+// remaining ply, with nothing of the opponent's to answer, fails high
+// without searching.
+//
+// Singular extension: at depth `params::SE_MIN_DEPTH` or more, a hash move
+// whose stored score (a lower bound or exact, at most `params::SE_TT_DEPTH`
+// plies shallower) beats every other move by `params::SE_MARGIN` a ply in
+// a search of half the depth is searched a ply deeper.
+//
+// Four quiescence (see `Tree::quiesce`): `params::Q_FOURS` fours in a row
+// at most (past it only four-threes, double fours and open fours), tried
+// only when the static score is less than `params::Q_DELTA` below alpha.
+
+/// What bounds one tree search.
+pub struct TreeLimits<'a> {
+    pub stop: &'a AtomicBool,
+    pub plan: TimePlan,
+    pub start: Instant,
+    pub max_nodes: u64,
+    /// Threat-solver nodes per VCF call at the horizon (0: off).
+    pub leaf_vcf_nodes: u64,
+    /// Reductions and pruning driven by the move policy.
+    pub policy: PolicyCuts,
+}
+
+/// Which late-move decisions the learned move policy (`search::policy`)
+/// drives (`SearchOptions::policy_lmr`, `policy_prune`; both off by
+/// default). A quiet move's *gap* is the node's best policy score less its
+/// own, in logits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolicyCuts {
+    /// Late-move reductions `params::POLICY_LMR_CLOSE_LESS` plies less for
+    /// a move within `params::POLICY_LMR_CLOSE` of the best, one more from
+    /// `params::POLICY_LMR_FAR` and two from twice that.
+    pub lmr: bool,
+    /// A quiet move whose gap reaches `params::POLICY_PRUNE_GAP` plus
+    /// `params::POLICY_PRUNE_PER_DEPTH` a remaining ply (and
+    /// `params::POLICY_PRUNE_PV` more at PV nodes) is not searched, at any
+    /// depth, once a move has been.
+    pub prune: bool,
+}
+
+/// Per-search state of the tree walk.
+pub struct Tree<'a, 'b> {
+    pub pos: Position<'b>,
+    pub tt: &'a Tt,
+    pub ord: &'a mut Ordering,
+    pub nodes: u64,
+    /// Table probes in the tree, and how many found an entry.
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+    pub aborted: bool,
+    pub stop: &'a AtomicBool,
+    pub plan: TimePlan,
+    pub start: Instant,
+    pub max_nodes: u64,
+    pub seldepth: usize,
+    /// Threat solver for VCF at the horizon, and its node budget per call
+    /// (0: off).
+    pub threat: &'a mut ThreatSolver,
+    pub leaf_vcf_nodes: u64,
+    pub vcf_nodes: u64,
+    /// Reductions and pruning driven by the move policy.
+    pub policy: PolicyCuts,
+    /// Fours made by `quiesce` in the line being searched.
+    q_fours: u32,
+    pv: Vec<[Pos; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    move_bufs: Vec<Vec<Pos>>,
+    score_bufs: Vec<Vec<(Pos, i32)>>,
+    scratch: Vec<Pos>,
+    /// In the root iteration under way: the last root move after the first
+    /// of a pass that beat every move before it (its score and PV), so a
+    /// stopped iteration can still play it.
+    pub root_beater: Option<(Pos, Score, Vec<Pos>)>,
+    /// Per ply: the move a singular-extension test leaves out (else NONE).
+    excluded: Vec<Pos>,
+    /// Depth of the root iteration under way (extensions stop at twice it).
+    root_depth: i32,
+    /// Singular-extension tests run, and how many extended the hash move
+    /// (read by the tests).
+    se_tests: u64,
+    se_extensions: u64,
+}
+
+impl<'a, 'b> Tree<'a, 'b> {
+    pub fn new(
+        pos: Position<'b>,
+        tt: &'a Tt,
+        ord: &'a mut Ordering,
+        threat: &'a mut ThreatSolver,
+        limits: TreeLimits<'a>,
+    ) -> Self {
+        Tree {
+            pos,
+            tt,
+            ord,
+            nodes: 0,
+            tt_probes: 0,
+            tt_hits: 0,
+            aborted: false,
+            stop: limits.stop,
+            plan: limits.plan,
+            start: limits.start,
+            max_nodes: limits.max_nodes,
+            seldepth: 0,
+            threat,
+            leaf_vcf_nodes: limits.leaf_vcf_nodes,
+            vcf_nodes: 0,
+            policy: limits.policy,
+            q_fours: 0,
+            pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            move_bufs: vec![Vec::new(); MAX_PLY + 1],
+            score_bufs: vec![Vec::new(); MAX_PLY + 1],
+            scratch: Vec::new(),
+            root_beater: None,
+            excluded: vec![Pos::NONE; MAX_PLY + 1],
+            root_depth: 0,
+            se_tests: 0,
+            se_extensions: 0,
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.stop.load(AtomicOrdering::Relaxed)
+            || self.nodes + self.vcf_nodes >= self.max_nodes
+            || self.plan.out_of_time(self.elapsed_ms())
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Play `m` in the searched position, prefetching the table bucket of
+    /// the position it leads to.
+    #[inline]
+    fn make(&mut self, m: Pos) {
+        let tt = self.tt;
+        self.pos.make_with(m, |key| tt.prefetch(key));
+    }
+
+    /// The principal variation found at ply 0 by the last `pvs` call there.
+    pub fn root_pv(&self) -> Vec<Pos> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    /// Generate the moves of the current node (used at the root).
+    pub fn generate(&mut self, out: &mut Vec<Pos>) -> Gen {
+        generate(&mut self.pos, out, &mut self.scratch)
+    }
+
+    fn set_pv(&mut self, ply: usize, m: Pos) {
+        self.pv[ply][0] = m;
+        let n = self.pv_len[ply + 1].min(MAX_PLY - ply);
+        for i in 0..n {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Search one root move (already chosen by the caller) to `depth`
+    /// within (alpha, beta); returns the score from the root's point of view
+    /// and leaves that move's PV in `root_pv()`. A null-window search may be
+    /// `reduction` plies shallower; a move that beats alpha there is
+    /// searched again at full depth.
+    pub fn search_root_move(
+        &mut self,
+        m: Pos,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        full: bool,
+        reduction: i32,
+    ) -> Score {
+        self.root_depth = depth;
+        self.make(m);
+        let score = if full {
+            -self.pvs(depth - 1, -beta, -alpha, 1)
+        } else {
+            self.search_late(depth - 1, reduction, alpha, beta, 1)
+        };
+        self.pos.unmake();
+        self.set_pv(0, m);
+        score
+    }
+
+    /// A move after the first, already made, searched for its parent (whose
+    /// window is (alpha, beta)) to `depth`: a null window `reduction` plies
+    /// shallower (at most to depth 1), at full depth again if it beats alpha
+    /// there, and with the full window if it lands inside. Returns the
+    /// parent's score; `ply` is the child's.
+    fn search_late(
+        &mut self,
+        depth: i32,
+        reduction: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        let r = reduction.min(depth - 1).max(0);
+        let mut score = -self.pvs(depth - r, -alpha - 1, -alpha, ply);
+        if r > 0 && score > alpha && !self.aborted {
+            score = -self.pvs(depth, -alpha - 1, -alpha, ply);
+        }
+        if score > alpha && score < beta && !self.aborted {
+            score = -self.pvs(depth, -beta, -alpha, ply);
+        }
+        score
+    }
+
+    /// Negamax principal-variation search of the current position.
+    pub fn pvs(&mut self, mut depth: i32, mut alpha: Score, mut beta: Score, ply: usize) -> Score {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(params::TREE_CHECK_EVERY) {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let stm = self.pos.stm();
+        let opp = stm.opposite();
+
+        // Immediate results.
+        if self.pos.ev.fives(stm) > 0 {
+            return mate_in(ply + 1);
+        }
+        if self.pos.ev.fives(opp) >= 2 {
+            return mated_in(ply + 2);
+        }
+        if self.pos.board.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.pos.ev.evaluate(stm);
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+
+        // At the horizon only a five or an open-four threat is looked at:
+        // its answers are searched to depth 0, so this stays bounded.
+        let horizon = depth <= 0;
+        if horizon {
+            if self.pos.ev.fives(opp) == 0 {
+                if self.pos.open_four_win().is_some() {
+                    return mate_in(ply + 3);
+                }
+                // VCF as quiescence: only possible with a four to make.
+                if self.leaf_vcf_nodes > 0 && self.pos.ev.fours(stm) > 0 {
+                    let line = self
+                        .threat
+                        .vcf(self.pos.board, stm, self.leaf_vcf_nodes, self.stop);
+                    self.vcf_nodes += self.threat.nodes();
+                    // The solver does not read the clock: read it after each call.
+                    self.check_limits();
+                    if let Some(line) = line {
+                        return mate_in(ply + line.len());
+                    }
+                }
+                // An open three of the opponent must be answered: search the
+                // answers one ply (as a four is) rather than guess.
+                if self.pos.ev.open_fours(opp) == 0 {
+                    return self.quiesce(alpha, beta, ply);
+                }
+            }
+            depth = 1;
+        }
+
+        let key = self.pos.board.hash();
+        let excluded = self.excluded[ply];
+        let mut hash_move = Pos::NONE;
+        self.tt_probes += 1;
+        let tt_hit = self.tt.probe(key, ply);
+        if let Some(hit) = tt_hit {
+            self.tt_hits += 1;
+            hash_move = hit.mv;
+            if !pv_node && hit.depth >= depth && excluded.is_none() {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+
+        if !excluded.is_none() {
+            hash_move = Pos::NONE;
+        }
+
+        // Reverse futility pruning (see `params::RFP_MARGIN`).
+        if !pv_node
+            && excluded.is_none()
+            && !horizon
+            && depth <= params::RFP_MAX_DEPTH
+            && beta.abs() < MATE_BOUND
+            && unforced(&self.pos)
+        {
+            let ev = self.pos.ev.evaluate(stm);
+            if ev - params::RFP_MARGIN * depth >= beta {
+                return ev;
+            }
+        }
+
+        // Singular extension (see `params::SE_MARGIN`): the other moves searched to
+        // half the depth against the hash move's score less the margin.
+        let mut hash_ext = 0;
+        if let Some(hit) = tt_hit {
+            if excluded.is_none()
+                && !horizon
+                && depth >= params::SE_MIN_DEPTH
+                && (ply as i32) < params::SE_MAX_PLY_FACTOR * self.root_depth
+                && !hash_move.is_none()
+                && hit.bound != Bound::Upper
+                && hit.depth >= depth - params::SE_TT_DEPTH
+                && hit.score.abs() < MATE_BOUND
+            {
+                let sb = hit.score - params::SE_MARGIN * depth;
+                self.se_tests += 1;
+                self.excluded[ply] = hash_move;
+                let v = self.pvs(depth / params::SE_DEPTH_DIVISOR, sb - 1, sb, ply);
+                self.excluded[ply] = Pos::NONE;
+                if self.aborted {
+                    return 0;
+                }
+                self.pv_len[ply] = 0;
+                if v < sb {
+                    hash_ext = 1;
+                    self.se_extensions += 1;
+                } else if sb >= beta {
+                    // Another move beats beta too at half the depth.
+                    return sb;
+                }
+            }
+        }
+
+        // The hash move before any generation: in a node without threats
+        // (nothing forces the side to move, it has no open four to make) the
+        // generator would return every near cell with the hash move first,
+        // so searching it now is the same search, and a cutoff saves
+        // generating and ordering the rest.
+        let orig_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Pos::NONE;
+        let mut hash_done = false;
+        if !hash_move.is_none()
+            && !horizon
+            && unforced(&self.pos)
+            && self.pos.ev.open_fours(stm) == 0
+            && self.pos.board.in_board(hash_move)
+            && self.pos.board.is_empty(hash_move)
+            && self.pos.board.has_near(hash_move)
+            && self.pos.legal_for(hash_move, stm)
+        {
+            self.make(hash_move);
+            let score = -self.pvs(depth - 1 + hash_ext, -beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            hash_done = true;
+            best = score;
+            best_move = hash_move;
+            if score > alpha {
+                alpha = score;
+                self.set_pv(ply, hash_move);
+                if score >= beta {
+                    self.tt
+                        .store(key, ply, depth, best, Bound::Lower, best_move);
+                    return best;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let gen = generate(&mut self.pos, &mut moves, &mut self.scratch);
+        let forced = match gen {
+            Gen::Win(_) => {
+                self.move_bufs[ply] = moves;
+                return mate_in(ply + 1);
+            }
+            Gen::Lost => {
+                self.move_bufs[ply] = moves;
+                return mated_in(ply + 2);
+            }
+            Gen::Moves { forced } => forced,
+        };
+        if moves.is_empty() {
+            self.move_bufs[ply] = moves;
+            return 0;
+        }
+        if !forced {
+            if let Some(p) = self.pos.open_four_win() {
+                self.move_bufs[ply] = moves;
+                self.pv[ply][0] = p;
+                self.pv_len[ply] = 1;
+                return mate_in(ply + 3);
+            }
+        }
+        let mut scored = std::mem::take(&mut self.score_bufs[ply]);
+        self.ord
+            .score_head(&self.pos, ply, hash_move, &moves, &mut scored);
+        // A single forced reply costs no depth.
+        let extend = forced && scored.len() == 1 && !horizon;
+
+        // The node's best policy score, when the policy drives reductions
+        // or pruning (the hash move included: it is a candidate too; the
+        // ordering found it already when it ordered by policy).
+        let cuts = self.policy;
+        let policy_on = (cuts.lmr || cuts.prune) && !forced;
+        let policy_top = if policy_on && self.ord.policy {
+            self.ord.policy_top
+        } else if policy_on {
+            moves
+                .iter()
+                .map(|&m| policy::score(self.pos.board, &self.pos.ev, m, stm))
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        };
+
+        let mut quiets_tried: Vec<Pos> = Vec::new();
+        for i in 0..scored.len() {
+            if i == SORTED_HEAD {
+                sort_tail(&mut scored);
+            }
+            let m = scored[i].0;
+            if (hash_done && m == hash_move) || m == excluded {
+                continue;
+            }
+            let quiet = !forced && !is_tactical(&self.pos, m) && m != hash_move;
+            let killer = self.ord.is_killer(ply, m);
+            // How far below the node's best policy score a late quiet move is.
+            let gap = if policy_on && quiet && !killer {
+                policy_top - policy::score(self.pos.board, &self.pos.ev, m, stm)
+            } else {
+                0
+            };
+            // Late-move pruning: near the horizon only the best-ordered
+            // quiet moves are tried (never a forced defence).
+            if quiet && !killer && best > -MATE_BOUND {
+                let limit = lmp_limit(depth);
+                if i >= limit * if pv_node { params::LMP_PV_FACTOR } else { 1 } {
+                    continue;
+                }
+                if cuts.prune && gap >= policy_prune_gap(depth, pv_node) {
+                    continue;
+                }
+            }
+            self.make(m);
+            let new_depth = if extend || (m == hash_move && hash_ext > 0) {
+                depth
+            } else {
+                depth - 1
+            };
+            let score = if i == 0 {
+                -self.pvs(new_depth, -beta, -alpha, ply + 1)
+            } else {
+                let mut r = 0;
+                if quiet && !killer && depth >= params::LMR_MIN_DEPTH && i >= params::LMR_FULL_MOVES
+                {
+                    let extra = if pv_node { 0 } else { params::LMR_NON_PV_EXTRA };
+                    r = lmr_reduction(depth, i) + extra;
+                    if cuts.lmr {
+                        r = (r + policy_lmr_adjust(gap)).max(0);
+                    }
+                }
+                self.search_late(new_depth, r, alpha, beta, ply + 1)
+            };
+            self.pos.unmake();
+            if self.aborted {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scored;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.ord.cutoff(ply, stm, m, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if excluded.is_none() {
+            self.tt.store(key, ply, depth, best, bound, best_move);
+        }
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scored;
+        best
+    }
+
+    /// The horizon of a side with nothing of the opponent's to answer: the
+    /// static score, unless it is below beta but within `params::Q_DELTA`
+    /// of alpha and the side can make a four: then each four is tried (the
+    /// opponent's forced block is searched as any such reply is, and so
+    /// are its counter-fours), at most `params::Q_FOURS` fours deep in a
+    /// line, and past that only fours that make a second threat.
+    fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        let stm = self.pos.stm();
+        let stand = self.pos.ev.evaluate(stm);
+        // Past `params::Q_FOURS` only a four that makes a second threat (a
+        // four-three, a double four, an open four) is still tried: it ends
+        // most lines. One class bound decides both whether and which.
+        let least = if self.q_fours >= params::Q_FOURS {
+            Class::FourThree
+        } else {
+            Class::Block4
+        };
+        if stand >= beta
+            || self.pos.ev.fours_from(stm, least) == 0
+            || stand + params::Q_DELTA <= alpha
+        {
+            return stand;
+        }
+        let mut fours = std::mem::take(&mut self.move_bufs[ply]);
+        fours.clear();
+        self.pos.push_fours(stm, &mut fours);
+        fours.retain(|&p| self.pos.ev.class(p, stm) >= least);
+        // Strongest first (four-three, double four), then board order.
+        fours.sort_unstable_by_key(|&p| (std::cmp::Reverse(self.pos.ev.class(p, stm)), p));
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for &m in fours.iter() {
+            self.make(m);
+            self.q_fours += 1;
+            let score = -self.pvs(0, -beta, -alpha, ply + 1);
+            self.q_fours -= 1;
+            self.pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_bufs[ply] = fours;
+        if self.aborted {
+            0
+        } else {
+            best
+        }
+    }
+
+    /// Order the root moves for the first iteration.
+    pub fn order_root(&mut self, moves: &[Pos], hash_move: Pos) -> Vec<Pos> {
+        let mut scored = Vec::new();
+        self.ord.score(&self.pos, 0, hash_move, moves, &mut scored);
+        scored.into_iter().map(|(m, _)| m).collect()
+    }
+}
+
+#[cfg(test)]
+impl<'a, 'b> Tree<'a, 'b> {
+    /// A tree on `board` with no time, node or depth limit (for tests).
+    pub(crate) fn unlimited(
+        board: &'b mut crate::brain::game::board::Board,
+        tt: &'a Tt,
+        ord: &'a mut Ordering,
+        threat: &'a mut ThreatSolver,
+        stop: &'a AtomicBool,
+    ) -> Self {
+        Tree::new(
+            Position::new(board),
+            tt,
+            ord,
+            threat,
+            TreeLimits {
+                stop,
+                plan: TimePlan::UNLIMITED,
+                start: Instant::now(),
+                max_nodes: u64::MAX,
+                leaf_vcf_nodes: 0,
+                policy: PolicyCuts::default(),
+            },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brain::game::board::Board;
+    use crate::brain::types::{Rule, RuleSet};
+
+    /// Nodes visited, score and static score of one null-window (or PV)
+    /// `pvs` call at `depth` on `text`, with beta placed `above` below the
+    /// static score.
+    fn probe(text: &str, depth: i32, above: Score, pv: bool) -> (u64, Score, Score) {
+        probe_after_fours(text, depth, above, pv, 0)
+    }
+
+    /// Run `f` on an unlimited tree over the freestyle position `text`,
+    /// with the table `tt`.
+    fn with_tree<R>(text: &str, tt: &Tt, f: impl FnOnce(&mut Tree) -> R) -> R {
+        let rules = RuleSet::from(Rule::Freestyle);
+        let mut board = Board::from_ascii(text, rules).unwrap();
+        let mut ord = Ordering::default();
+        let mut threat = ThreatSolver::new();
+        let stop = AtomicBool::new(false);
+        f(&mut Tree::unlimited(
+            &mut board,
+            tt,
+            &mut ord,
+            &mut threat,
+            &stop,
+        ))
+    }
+
+    /// `probe` with `fours` fours already made by the quiescence in the
+    /// line (as if the node were that deep in it).
+    fn probe_after_fours(
+        text: &str,
+        depth: i32,
+        above: Score,
+        pv: bool,
+        fours: u32,
+    ) -> (u64, Score, Score) {
+        with_tree(text, &Tt::new(1 << 16), |tree| {
+            tree.q_fours = fours;
+            let ev = tree.pos.ev.evaluate(tree.pos.stm());
+            let beta = ev - above;
+            let alpha = if pv { beta - 100 } else { beta - 1 };
+            let score = tree.pvs(depth, alpha, beta, 1);
+            (tree.nodes, score, ev)
+        })
+    }
+
+    // Black (X) to move with two open twos against White's scattered stones.
+    const QUIET: &str = "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X X . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X . X . . . . . .
+        . . . . O . . . . . . . . . .
+        . . . . . . . . . . . O . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . O . . . . . . . O . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .";
+
+    #[test]
+    fn reverse_futility_cuts_only_quiet_non_pv_nodes_far_above_beta() {
+        // Far above beta at depth 2, null window: one node, the static score.
+        let (nodes, score, ev) = probe(QUIET, 2, 2 * params::RFP_MARGIN + 1, false);
+        assert_eq!((nodes, score), (1, ev));
+        // Not far enough above it, or at a PV node, or too deep: searched.
+        assert!(probe(QUIET, 2, 2 * params::RFP_MARGIN - 1, false).0 > 1);
+        assert!(probe(QUIET, 2, 2 * params::RFP_MARGIN + 1, true).0 > 1);
+        let deep = params::RFP_MAX_DEPTH + 1;
+        assert!(probe(QUIET, deep, params::RFP_MARGIN * deep + 1, false).0 > 1);
+        // An open three of the opponent's must be answered: never cut.
+        let threat = QUIET.replacen(
+            ". . . . . . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        . . . . . . X X",
+            ". . O O O . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        . . . . . . X X",
+            1,
+        );
+        assert_ne!(threat, QUIET);
+        assert!(probe(&threat, 2, 2 * params::RFP_MARGIN + 1, false).0 > 1);
+    }
+    #[test]
+    fn a_singular_test_leaves_its_move_out_and_stores_nothing() {
+        let tt = Tt::new(1 << 16);
+        with_tree(FOUR_THREE, &tt, |tree| {
+            let win = tree.pos.board.pos(7, 7).unwrap();
+            let key = tree.pos.board.hash();
+            // With the four-three left out the side plays something else ...
+            tree.excluded[1] = win;
+            tree.pvs(2, -INFINITE, INFINITE, 1);
+            tree.excluded[1] = Pos::NONE;
+            assert!(tree.pv_len[1] > 0 && tree.pv[1][0] != win);
+            // ... and the partial search left no entry for the position.
+            assert!(tt.probe(key, 1).is_none());
+            // With it, the win.
+            assert!(tree.pvs(2, -INFINITE, INFINITE, 1) >= MATE_BOUND);
+            assert!(tt.probe(key, 1).is_some());
+        });
+    }
+
+    #[test]
+    fn deep_searches_test_and_extend_singular_hash_moves() {
+        // An early, balanced position.
+        let text = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . O X . . . .
+            . . . . X O . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+        with_tree(text, &Tt::new(1 << 18), |tree| {
+            for depth in 1..params::SE_MIN_DEPTH {
+                tree.root_depth = depth;
+                tree.pvs(depth, -INFINITE, INFINITE, 1);
+            }
+            // Too shallow so far: no test.
+            assert_eq!(tree.se_tests, 0);
+            for depth in params::SE_MIN_DEPTH..params::SE_MIN_DEPTH + 3 {
+                tree.root_depth = depth;
+                let s = tree.pvs(depth, -INFINITE, INFINITE, 1);
+                assert!(s.abs() < MATE_BOUND, "depth {depth}: {s}");
+            }
+            assert!(tree.se_tests > 0);
+            assert!(
+                tree.se_extensions > 0 && tree.se_extensions <= tree.se_tests,
+                "{} of {}",
+                tree.se_extensions,
+                tree.se_tests
+            );
+        });
+    }
+
+    // Black (X) to move can play 7,7: a four along row 7 (blocked on the
+    // left) and an open three down column 7. White must block the four at
+    // 8,7, and Black then makes an open four: a win no static score sees.
+    const FOUR_THREE: &str = "
+        O . . . . . . . . . . . . . O
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . O X X X . . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        O . . . . . . . . . . . . . O";
+
+    #[test]
+    fn four_quiescence_finds_a_four_three_at_the_horizon() {
+        // A null window just above the static score: the fours are tried
+        // and the four-three wins.
+        let (nodes, score, ev) = probe(FOUR_THREE, 0, -1, false);
+        assert!(ev < MATE_BOUND);
+        assert!(score >= MATE_BOUND, "score {score}, static {ev}");
+        assert!(nodes > 1);
+        // Static score params::Q_DELTA or more below alpha: it stands, unsearched.
+        let (nodes, score, ev) = probe(FOUR_THREE, 0, -(params::Q_DELTA + 1), false);
+        assert_eq!((nodes, score), (1, ev));
+        // Without a four to make there is nothing to try.
+        let (nodes, score, ev) = probe(QUIET, 0, -1, false);
+        assert_eq!((nodes, score), (1, ev));
+    }
+
+    #[test]
+    fn past_its_plain_fours_the_quiescence_still_tries_a_four_three() {
+        // Two fours already made in the line: the four-three is still
+        // tried, and wins.
+        let (nodes, score, ev) = probe_after_fours(FOUR_THREE, 0, -1, false, params::Q_FOURS);
+        assert!(ev < MATE_BOUND);
+        assert!(score >= MATE_BOUND, "score {score}, static {ev}");
+        assert!(nodes > 1);
+        // Without the column's two stones 7,7 is a plain four: tried
+        // before the limit, not past it.
+        let plain = FOUR_THREE.replacen(
+            ". . . . . . . X . . . . . . .",
+            ". . . . . . . . . . . . . . .",
+            2,
+        );
+        assert_ne!(plain, FOUR_THREE);
+        assert!(probe_after_fours(&plain, 0, -1, false, 0).0 > 1);
+        let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, params::Q_FOURS);
+        assert_eq!((nodes, score), (1, ev));
+    }
+}

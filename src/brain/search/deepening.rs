@@ -1,0 +1,171 @@
+//! Iterative deepening over the root moves: one aspiration-window
+//! iteration per depth (`iteration`), Lazy SMP helpers searching beside the
+//! main thread, the time plan deciding after each iteration whether to go
+//! on, a stopped iteration's beater adopted, and the PV completed.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::alphabeta::Tree;
+use super::iteration::{adopt_beater, aspiration, RootMove};
+use super::ordering::MAX_PLY;
+use super::smp::{HelperJob, HelperState};
+use super::tt::{Bound, Tt};
+use super::{SearchInfo, SearchRequest};
+use crate::brain::game::{Board, Pos};
+use crate::brain::types::{is_mate_score, Score, MATE};
+
+/// What iterative deepening hands back.
+pub(super) struct Deepened {
+    /// The root moves of the last completed iteration, best first (with a
+    /// stopped iteration's beater moved to the front).
+    pub(super) completed: Vec<RootMove>,
+    /// Depth of the last completed iteration (0: none completed).
+    pub(super) depth: u32,
+    pub(super) score: Score,
+    pub(super) nodes: u64,
+    /// The PV of the last iteration reported.
+    pub(super) shown_pv: Vec<Pos>,
+}
+
+/// Iterative deepening over the root moves, with the Lazy SMP helpers
+/// searching beside the main thread until it is done.
+pub(super) struct Deepening<'a> {
+    pub(super) req: &'a SearchRequest,
+    pub(super) empty: usize,
+    pub(super) helpers: &'a mut Vec<HelperState>,
+    pub(super) helper_starts: &'a std::sync::atomic::AtomicUsize,
+    pub(super) helpers_live: &'a std::sync::atomic::AtomicUsize,
+}
+
+impl Deepening<'_> {
+    pub(super) fn run(
+        self,
+        tree: &mut Tree,
+        moves: &[Pos],
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Deepened {
+        let req = self.req;
+        let plan = req.plan;
+        let multipv = req.multipv.max(1);
+        let root_key = tree.pos.board.hash();
+        let hash_move = tree
+            .tt
+            .probe(root_key, 0)
+            .map(|h| h.mv)
+            .unwrap_or(Pos::NONE);
+        let mut rms = RootMove::list(tree.order_root(moves, hash_move));
+        let mut done_depth = 0;
+        // The PV of the last info reported, to report the final choice too
+        // when it differs (a stopped iteration's move, a completed PV).
+        let mut shown_pv: Vec<Pos> = Vec::new();
+        let mut best_score = 0;
+        let mut completed: Vec<RootMove> = rms.clone();
+        let max_depth = req
+            .max_depth
+            .map(|d| d.max(1) as i32)
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .min(MAX_PLY as i32 - 8)
+            .min(self.empty as i32);
+        // Lazy SMP: helpers search the same root moves with the shared
+        // table until the main thread is done; only the main thread's
+        // result is played (so one thread gives exactly the old search).
+        let helpers_stop = AtomicBool::new(false);
+        let helper_nodes = std::sync::atomic::AtomicU64::new(0);
+        let root_moves: Vec<Pos> = rms.iter().map(|r| r.mv).collect();
+        let tt: &Tt = tree.tt;
+        let (starts, live) = (self.helper_starts, self.helpers_live);
+        std::thread::scope(|scope| {
+            for (i, h) in self.helpers.iter_mut().enumerate() {
+                // Each helper searches its own copy of the root position.
+                let mut hb = tree.pos.board.clone();
+                let job = HelperJob {
+                    id: i + 1,
+                    tt,
+                    moves: &root_moves,
+                    plan,
+                    start: req.start,
+                    max_depth,
+                    stop: &helpers_stop,
+                    nodes: &helper_nodes,
+                    eval: tree.pos.ev.kind(),
+                    policy: tree.policy,
+                };
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper-{}", i + 1))
+                    .spawn_scoped(scope, move || {
+                        starts.fetch_add(1, Ordering::SeqCst);
+                        live.fetch_add(1, Ordering::SeqCst);
+                        job.run(h, &mut hb);
+                        live.fetch_sub(1, Ordering::SeqCst);
+                    });
+                if let Err(e) = spawned {
+                    log::warn!("could not start search helper {}: {e}", i + 1);
+                }
+            }
+            let mut iter_start = tree.elapsed_ms();
+            for depth in 1..=max_depth {
+                tree.root_beater = None;
+                let score = aspiration(tree, &mut rms, depth, best_score, multipv);
+                let Some(score) = score else {
+                    // Stopped: a move that already beat the first one
+                    // searched at this depth is played instead.
+                    if let Some(b) = tree.root_beater.take() {
+                        best_score = adopt_beater(&mut completed, b).unwrap_or(best_score);
+                    }
+                    break;
+                };
+                done_depth = depth;
+                best_score = score;
+                completed = rms.clone();
+                let best = &rms[0];
+                tree.tt
+                    .store(root_key, 0, depth, score, Bound::Exact, best.mv);
+                let info = SearchInfo {
+                    depth: depth as u32,
+                    score,
+                    nodes: tree.nodes + tree.vcf_nodes + helper_nodes.load(Ordering::Relaxed),
+                    elapsed: req.start.elapsed(),
+                    pv: best.pv.clone(),
+                };
+                on_info(&info);
+                shown_pv = info.pv.clone();
+                let elapsed = tree.elapsed_ms();
+                let last_iter = elapsed.saturating_sub(iter_start);
+                iter_start = elapsed;
+                if plan.instant || plan.stop_iterating(elapsed, last_iter) {
+                    break;
+                }
+                // A proven result needs no deeper look (the PV reaches it).
+                if is_mate_score(score) && (MATE - score.abs()) <= depth {
+                    break;
+                }
+            }
+            helpers_stop.store(true, Ordering::Relaxed);
+        });
+        Deepened {
+            completed,
+            depth: done_depth as u32,
+            score: best_score,
+            nodes: tree.nodes + tree.vcf_nodes + helper_nodes.load(Ordering::Relaxed),
+            shown_pv,
+        }
+    }
+}
+
+/// A PV of our move alone (a stopped iteration's move whose refutation
+/// search was cut short, a fail-high that was never searched with a full
+/// window) gets the table's best reply to it, so that the reply can still
+/// be shown and pondered on. Needs `board` at the root; leaves it there.
+pub(super) fn complete_pv(tt: &Tt, board: &mut Board, pv: &mut Vec<Pos>) {
+    let [m] = pv[..] else { return };
+    if !board.in_board(m) || !board.is_empty(m) {
+        return;
+    }
+    board.play(m);
+    if let Some(hit) = tt.probe(board.hash(), 1) {
+        if crate::brain::game::rules::is_legal(board, hit.mv) {
+            pv.push(hit.mv);
+        }
+    }
+    board.unmake();
+}

@@ -1,0 +1,467 @@
+//! Threat-aware move generation for the main search.
+//!
+//! - a five for the side to move ends the node (`Gen::Win`);
+//! - facing a five threat (the opponent's four): only the block, or a loss
+//!   when there are two or the block is forbidden to Black;
+//! - facing an open-four threat (the opponent's open three or split three):
+//!   only our own fours and the moves after which the opponent has no
+//!   open-four point left (verified by playing them);
+//! - otherwise every empty cell within distance 2 of a stone.
+//!
+//! Under renju, Black's forbidden points are never generated.
+
+use crate::brain::eval::weights::{classify, Class};
+use crate::brain::eval::{EvalKind, Evaluator};
+use crate::brain::game::board::{Board, Pos, EMPTY};
+use crate::brain::game::pattern::{table, Pattern};
+use crate::brain::game::rules;
+use crate::brain::types::{Color, Rule};
+
+/// A board with its incremental evaluation, moved together.
+pub struct Position<'a> {
+    pub board: &'a mut Board,
+    pub ev: Evaluator,
+}
+
+impl<'a> Position<'a> {
+    pub fn new(board: &'a mut Board) -> Position<'a> {
+        Position::with_eval(board, EvalKind::Classic)
+    }
+
+    /// A position whose evaluator scores with `kind`.
+    pub fn with_eval(board: &'a mut Board, kind: EvalKind) -> Position<'a> {
+        let ev = Evaluator::with_kind(board, kind);
+        Position { board, ev }
+    }
+
+    #[inline]
+    pub fn make(&mut self, p: Pos) {
+        self.make_with(p, |_| {});
+    }
+
+    /// `make`, calling `between` with the new position's key after the
+    /// stone is placed and before the evaluation is updated (the search
+    /// prefetches its table entry there, so the load overlaps that work).
+    #[inline]
+    pub fn make_with(&mut self, p: Pos, between: impl FnOnce(u64)) {
+        self.board.play(p);
+        between(self.board.hash());
+        self.ev.push(self.board, p);
+    }
+
+    /// Take back the last move made through `make`.
+    #[inline]
+    pub fn unmake(&mut self) {
+        if let Some(m) = self.board.unmake() {
+            if !self.ev.pop() {
+                self.ev.update(self.board, m.pos);
+            }
+        }
+    }
+
+    #[inline]
+    pub fn stm(&self) -> Color {
+        self.board.to_move()
+    }
+
+    /// Could the side `color` legally play the empty cell `p`?
+    /// (Only renju restricts Black; a five is always allowed.)
+    #[inline]
+    pub fn legal_for(&self, p: Pos, color: Color) -> bool {
+        if color != Color::Black || self.board.rules().rule != Rule::Renju {
+            return true;
+        }
+        match self.ev.class(p, Color::Black) {
+            Class::Five => true,
+            Class::Forbidden => false,
+            _ => {
+                let threes = (0..4)
+                    .filter(|&d| self.ev.pattern(p, Color::Black, d) == Pattern::Flex3)
+                    .count();
+                threes < 2 || !rules::is_forbidden(self.board, p)
+            }
+        }
+    }
+
+    /// Empty cells near stones (the first cell searched on an empty board is
+    /// its centre).
+    pub fn near_cells(&self, out: &mut Vec<Pos>) {
+        // The board lists them in board order (Pos order is row-major), so
+        // ties never depend on history.
+        out.clear();
+        out.extend(self.board.candidates());
+        if out.is_empty() {
+            let (w, h) = (self.board.width() as i64, self.board.height() as i64);
+            if let Some(c) = self.board.pos(w / 2, h / 2) {
+                if self.board.is_empty(c) {
+                    out.push(c);
+                }
+            }
+            if out.is_empty() {
+                out.extend(self.board.empty_cells());
+            }
+        }
+    }
+
+    /// The first near cell of class `class` for `color` (board order).
+    pub fn find_class(&self, color: Color, class: Class) -> Option<Pos> {
+        self.first_near(|p| self.ev.class(p, color) == class)
+    }
+
+    /// The first (in board order) near cell that satisfies `pred`. Every
+    /// four, open-four or five point is near: it shares a five-cell window
+    /// with three stones of its colour, one of them within distance 2.
+    #[inline]
+    pub fn first_near(&self, pred: impl Fn(Pos) -> bool) -> Option<Pos> {
+        // The board lists them in board order: the first is the least.
+        self.board.candidates().find(|&p| pred(p))
+    }
+
+    /// Append the near cells where `color` may play and makes a four or
+    /// more (in board order).
+    pub fn push_fours(&self, color: Color, out: &mut Vec<Pos>) {
+        out.extend(
+            self.board
+                .candidates()
+                .filter(|&p| self.ev.class(p, color).is_four_or_more() && self.legal_for(p, color)),
+        );
+    }
+
+    /// A cell where `color` makes a five.
+    pub fn find_five(&self, color: Color) -> Option<Pos> {
+        if self.ev.fives(color) == 0 {
+            return None;
+        }
+        self.find_class(color, Class::Five)
+    }
+
+    /// Can the side to move make an open four that the opponent cannot
+    /// answer with a four of its own? Then it wins in 3 plies.
+    pub fn open_four_win(&self) -> Option<Pos> {
+        let stm = self.stm();
+        let opp = stm.opposite();
+        if self.ev.open_fours(stm) == 0 || self.ev.fours(opp) > 0 || self.ev.fives(opp) > 0 {
+            return None;
+        }
+        self.first_near(|p| self.ev.class(p, stm) == Class::Flex4 && self.legal_for(p, stm))
+    }
+}
+
+/// What the generator found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gen {
+    /// The side to move makes a five here.
+    Win(Pos),
+    /// The side to move cannot stop a five next move.
+    Lost,
+    /// Moves are in the buffer; `forced` when they answer a threat.
+    Moves { forced: bool },
+}
+
+/// Does nothing force the side to move (the opponent has no five point and
+/// no open-four point)? Then `generate` returns every legal near cell,
+/// unforced, unless the side to move has a five itself.
+#[inline]
+pub fn unforced(pos: &Position) -> bool {
+    let opp = pos.stm().opposite();
+    pos.ev.fives(opp) == 0 && pos.ev.open_fours(opp) == 0
+}
+
+/// Generate the moves of the side to move into `out` (see the module doc).
+/// `scratch` is a work buffer.
+pub fn generate(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) -> Gen {
+    out.clear();
+    let stm = pos.stm();
+    let opp = stm.opposite();
+    if let Some(p) = pos.find_five(stm) {
+        return Gen::Win(p);
+    }
+    let opp_fives = pos.ev.fives(opp);
+    if opp_fives >= 2 {
+        return Gen::Lost;
+    }
+    if opp_fives == 1 {
+        match pos.find_five(opp) {
+            Some(p) if pos.legal_for(p, stm) => {
+                out.push(p);
+                return Gen::Moves { forced: true };
+            }
+            _ => return Gen::Lost,
+        }
+    }
+    if pos.ev.open_fours(opp) > 0 && defend_open_three(pos, out, scratch) {
+        return Gen::Moves { forced: true };
+    }
+    out.clear();
+    // In board order; every caller reorders them by score with the cell as
+    // the tie-break, so this order never shows.
+    pos.near_cells(scratch);
+    for &p in scratch.iter() {
+        if pos.legal_for(p, stm) {
+            out.push(p);
+        }
+    }
+    Gen::Moves { forced: false }
+}
+
+/// Facing open-four points of the opponent: our fours plus the verified
+/// defences. False when the threat is not real (only forbidden points).
+fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>) -> bool {
+    let stm = pos.stm();
+    let opp = stm.opposite();
+    let dirs = pos.board.dirs();
+    cand.clear();
+    let mut real = false;
+    // Open-four and four points are near cells (see `first_near`).
+    for q in pos.board.candidates() {
+        if pos.ev.class(q, opp) != Class::Flex4 {
+            continue;
+        }
+        if !pos.legal_for(q, opp) {
+            continue;
+        }
+        real = true;
+        if !cand.contains(&q) {
+            cand.push(q);
+        }
+        for (d, &off) in dirs.iter().enumerate() {
+            if pos.ev.pattern(q, opp, d) != Pattern::Flex4 {
+                continue;
+            }
+            for k in 1..=5isize {
+                for r in [q.offset(k * off), q.offset(-k * off)] {
+                    if pos.board.cell(r) == EMPTY && !cand.contains(&r) {
+                        cand.push(r);
+                    }
+                }
+            }
+        }
+    }
+    if !real {
+        return false;
+    }
+    // Our own fours are always worth a look: the opponent must answer them.
+    // (`out` is still empty here: `generate` cleared it.)
+    pos.push_fours(stm, out);
+    let fours = out.len();
+    // The opponent's open-four points (the first entries of `cand` that
+    // hold that class); our stone can only weaken its lines, so a move
+    // defends when none of them still makes an open four.
+    let threats: Vec<Pos> = cand
+        .iter()
+        .copied()
+        .filter(|&q| pos.ev.class(q, opp) == Class::Flex4)
+        .collect();
+    let rule = pos.board.rules().rule;
+    let t = table(rule);
+    let renju_black = rule == Rule::Renju && opp == Color::Black;
+    let board_xy = |b: &Board, q: Pos| {
+        let (x, y) = b.xy(q);
+        (x as i32, y as i32)
+    };
+    for &p in cand.iter() {
+        if out[..fours].contains(&p) {
+            continue;
+        }
+        // A threat point off every line through p within 5 keeps its shape.
+        let (px, py) = board_xy(pos.board, p);
+        let aligned = threats.iter().all(|&q| {
+            let (qx, qy) = board_xy(pos.board, q);
+            let (dx, dy) = (px - qx, py - qy);
+            dx.abs() <= 5 && dy.abs() <= 5 && (dx == 0 || dy == 0 || dx.abs() == dy.abs())
+        });
+        if !aligned || !pos.legal_for(p, stm) {
+            continue;
+        }
+        pos.board.make(p, stm);
+        let defended = threats.iter().all(|&q| {
+            if q == p {
+                return true;
+            }
+            let keys = pos.board.line_keys(q);
+            let pats = keys.map(|k| t.get(k, opp));
+            let dfs = keys.map(|k| t.double_four(k, opp));
+            classify(pats, dfs, renju_black) != Class::Flex4
+        });
+        pos.board.unmake();
+        if defended {
+            out.push(p);
+        }
+    }
+    if out.is_empty() {
+        // No defence exists: any candidate loses, search them all anyway.
+        for &p in cand.iter() {
+            if pos.legal_for(p, stm) {
+                out.push(p);
+            }
+        }
+    }
+    !out.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brain::types::RuleSet;
+
+    fn gen_of(text: &str, rules: RuleSet) -> (Board, Gen, Vec<(usize, usize)>) {
+        let mut b = Board::from_ascii(text, rules).unwrap();
+        let mut copy = b.clone();
+        let mut pos = Position::new(&mut copy);
+        let (mut out, mut s) = (vec![], vec![]);
+        let g = generate(&mut pos, &mut out, &mut s);
+        let xy = out.iter().map(|&p| b.xy(p)).collect();
+        b.set_to_move(b.to_move());
+        (b, g, xy)
+    }
+
+    #[test]
+    fn facing_a_four_only_blocks() {
+        let (b, g, xy) = gen_of(
+            "
+            . . . . . . . . .
+            . X X X X O . . .
+            . . . . . . . . .
+            . . O O . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            RuleSet::FREESTYLE,
+        );
+        assert_eq!(b.to_move(), Color::White);
+        assert_eq!(g, Gen::Moves { forced: true });
+        assert_eq!(xy, vec![(0, 1)]);
+    }
+
+    #[test]
+    fn own_five_wins_first() {
+        let (b, g, _) = gen_of(
+            "
+            . . . . . . . . .
+            . X X X X . . . .
+            . . . . . . . . .
+            . O O O O . . . .
+            . . . . . . . . X",
+            RuleSet::FREESTYLE,
+        );
+        assert_eq!(b.to_move(), Color::White);
+        match g {
+            Gen::Win(p) => assert!(b.xy(p) == (0, 3) || b.xy(p) == (5, 3)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn open_four_is_lost() {
+        let (_, g, _) = gen_of(
+            "
+            . . . . . . . . .
+            . . X X X X . . .
+            . . . . . . . . .
+            . O O O . . . . .
+            . . . . . . . . .",
+            RuleSet::FREESTYLE,
+        );
+        assert_eq!(g, Gen::Lost);
+    }
+
+    #[test]
+    fn open_three_gets_defences_and_fours_only() {
+        let (b, g, xy) = gen_of(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . X X X . . . . .
+            . . . . . . . . . . .
+            . O O O . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . X",
+            RuleSet::FREESTYLE,
+        );
+        assert_eq!(b.to_move(), Color::White);
+        assert_eq!(g, Gen::Moves { forced: true });
+        // White's fours: (0,4) and (4,4)
+        assert!(xy.contains(&(0, 4)) && xy.contains(&(4, 4)), "{xy:?}");
+        // Defences of . . X X X . . : the two adjacent points (and the far
+        // points also stop an open four here: (1,2) leaves X X X . . only).
+        assert!(xy.contains(&(2, 2)) && xy.contains(&(6, 2)), "{xy:?}");
+        assert!(!xy.contains(&(5, 5)), "{xy:?}");
+        for &(_, y) in &xy {
+            assert!(y == 2 || y == 4, "{xy:?}");
+        }
+    }
+
+    #[test]
+    fn renju_black_never_gets_forbidden_points() {
+        let rules = RuleSet::from(Rule::Renju);
+        let mut b = Board::from_ascii(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . X . . . . .
+            . . . . . X . . . . .
+            . . . X X . . . . . .
+            . . . . . . . . . . .
+            . . . . . . O . . . .
+            . . . . O . . O . . .
+            . . . . . . . O . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .",
+            rules,
+        )
+        .unwrap();
+        assert_eq!(b.to_move(), Color::Black);
+        let forb = b.pos(5, 4).unwrap();
+        assert!(rules::is_forbidden(&b, forb));
+        let mut pos = Position::new(&mut b);
+        let (mut out, mut s) = (vec![], vec![]);
+        let g = generate(&mut pos, &mut out, &mut s);
+        assert_eq!(g, Gen::Moves { forced: false });
+        assert!(!out.is_empty());
+        assert!(!out.contains(&forb));
+    }
+    /// `first_near` and `defend_open_three` look for four and open-four
+    /// points among the near cells only: every point where either colour
+    /// makes a four or more must be one, under every rule, with neutral
+    /// stones too. The same walks check `find_class` against a scan of the
+    /// whole board.
+    #[test]
+    fn every_four_point_is_a_near_cell() {
+        use crate::brain::game::testutil::{Neutral, RandomBoard};
+        use crate::brain::game::zobrist::SplitMix64;
+        let mut rng = SplitMix64::new(31);
+        let mut fours = 0;
+        for rule in Rule::ALL {
+            for continuous in [false, true] {
+                let rules = RuleSet { rule, continuous };
+                let mut b = Board::square(15, rules).unwrap();
+                let walk = RandomBoard::square(15, rules).neutral(if continuous {
+                    Neutral::Every(7)
+                } else {
+                    Neutral::Never
+                });
+                for i in 0..150 {
+                    walk.place(&mut rng, &mut b, i).unwrap();
+                    let pos = Position::new(&mut b);
+                    for color in [Color::Black, Color::White] {
+                        for q in pos.board.empty_cells() {
+                            if pos.ev.class(q, color).is_four_or_more() {
+                                fours += 1;
+                                assert!(pos.board.near_count(q) > 0);
+                            }
+                        }
+                        for class in [Class::Five, Class::Flex4, Class::Block4] {
+                            let scan = pos
+                                .board
+                                .empty_cells()
+                                .find(|&q| pos.ev.class(q, color) == class);
+                            assert_eq!(pos.find_class(color, class), scan);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fours > 1000, "{fours}");
+    }
+}

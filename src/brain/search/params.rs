@@ -1,0 +1,228 @@
+//! Search parameters: every tunable of search, time manager, threat
+//! budgets, SWAP2 and pondering; an SPRT candidate touches this file only.
+//!
+//! Each value is named where it is used (`params::NAME`) and keeps the
+//! exact arithmetic it had inline: integer divisors stay divisors, so
+//! `x / DIV` here is the same `x / 2` it was. Changing a number changes
+//! the bench signature; record the new one in the commit.
+//!
+//! Not here: evaluation weights (`crate::brain::eval::weights`), memory sizing
+//! (`DEFAULT_MEMORY` and the table's share, in `search::tt`) and sizes that
+//! are layout rather than tuning (`MAX_PLY`, table bits, `MAX_THREADS`).
+
+use std::time::Duration;
+
+use crate::brain::types::Score;
+
+// Aspiration windows (root iterations).
+
+/// Half-width of the first aspiration window around the previous score.
+pub const ASPIRATION: Score = 60;
+/// Window half-width past which a failing iteration is searched open.
+pub const ASPIRATION_OPEN: Score = 4_000;
+/// First iteration depth searched with an aspiration window.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// A failed window grows by `delta / ASPIRATION_GROWTH_DIVISOR` (1.5×).
+pub const ASPIRATION_GROWTH_DIVISOR: Score = 2;
+
+// Root late-move reductions.
+
+/// Root moves searched at full depth before late quiet ones are reduced.
+pub const ROOT_LMR_FULL_MOVES: usize = 4;
+/// First iteration depth at which late quiet root moves are reduced.
+pub const ROOT_LMR_MIN_DEPTH: i32 = 4;
+
+// Tree late-move reductions: `LMR_BASE + ln(depth) * ln(i + 1) / LMR_DIVISOR`.
+
+/// Moves searched at full depth before reductions start (tree nodes).
+pub const LMR_FULL_MOVES: usize = 3;
+/// Least remaining depth at which late quiet moves are reduced.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Constant term of the reduction formula (truncated to plies after the sum).
+pub const LMR_BASE: f32 = 0.4;
+/// Divisor of `ln(depth) * ln(i + 1)` in the reduction formula.
+pub const LMR_DIVISOR: f32 = 2.2;
+/// Extra plies of reduction at a non-PV node.
+pub const LMR_NON_PV_EXTRA: i32 = 1;
+
+// Late-move pruning: at most `LMP_BASE + d * d / LMP_DEPTH_DIVISOR` quiet moves.
+
+/// Quiet moves always tried at any depth.
+pub const LMP_BASE: usize = 2;
+/// Divisor of depth² in the quiet-move count.
+pub const LMP_DEPTH_DIVISOR: usize = 2;
+/// PV nodes try this many times as many quiet moves.
+pub const LMP_PV_FACTOR: usize = 2;
+
+// Move policy (`search::policy`; scores in 1/256 logit): reductions and
+// pruning it drives when switched on (`SearchOptions::policy_lmr`,
+// `policy_prune`; both off by default). A gap is the node's best policy
+// score less the move's.
+
+/// A late quiet move this close to the best is reduced less ...
+pub const POLICY_LMR_CLOSE: i32 = 256;
+/// ... by this many plies.
+pub const POLICY_LMR_CLOSE_LESS: i32 = 0;
+/// From this gap one ply more, from twice it two.
+pub const POLICY_LMR_FAR: i32 = 2 * 256;
+/// Quiet moves this far below the best are pruned at depth 0 ...
+pub const POLICY_PRUNE_GAP: i32 = 2 * 256;
+/// ... and this much farther per remaining ply ...
+pub const POLICY_PRUNE_PER_DEPTH: i32 = 128;
+/// ... and this much farther at PV nodes.
+pub const POLICY_PRUNE_PV: i32 = 2 * 256;
+
+// Reverse futility pruning.
+
+/// Deepest remaining depth at which a node may fail high on its static score.
+pub const RFP_MAX_DEPTH: i32 = 4;
+/// Margin over beta per remaining ply for that fail high.
+pub const RFP_MARGIN: Score = 120;
+
+// Singular extension.
+
+/// Least remaining depth at which the hash move is tested for singularity.
+pub const SE_MIN_DEPTH: i32 = 6;
+/// The hash entry may be at most this many plies shallower than the node.
+pub const SE_TT_DEPTH: i32 = 2;
+/// Margin below the hash score, per remaining ply, the other moves must stay under.
+pub const SE_MARGIN: Score = 16;
+/// The other moves are searched to `depth / SE_DEPTH_DIVISOR`.
+pub const SE_DEPTH_DIVISOR: i32 = 2;
+/// No test at plies of `SE_MAX_PLY_FACTOR` times the root depth or more.
+pub const SE_MAX_PLY_FACTOR: i32 = 2;
+
+// Four quiescence at the horizon.
+
+/// Fours in a row tried at the horizon (past it only four-threes and more).
+pub const Q_FOURS: u32 = 2;
+/// Static score this far or more below alpha stands: no four is tried.
+pub const Q_DELTA: Score = 300;
+
+// Move ordering: killers and history.
+
+/// Ordering bonus of the first and second killer of a ply.
+pub const KILLER_BONUS: [i32; 2] = [900, 800];
+/// History values stay within ±HISTORY_MAX (gravity update).
+pub const HISTORY_MAX: i32 = 1 << 14;
+/// History bonus of a cutoff is depth², at most this.
+pub const HISTORY_BONUS_MAX: i32 = 400;
+/// At the start of a search every history value is divided by this.
+pub const HISTORY_FADE_DIVISOR: i32 = 4;
+/// History adds `history / HISTORY_ORDER_DIVISOR` to a move's ordering score.
+pub const HISTORY_ORDER_DIVISOR: i32 = 64;
+/// The opponent's pattern value at a move counts `1 / DEFENCE_VALUE_DIVISOR`.
+pub const DEFENCE_VALUE_DIVISOR: i32 = 2;
+
+// Transposition table replacement.
+
+/// A current entry this many plies deeper than a non-exact store is kept.
+pub const TT_KEEP_DEPTH_MARGIN: i32 = 2;
+/// Victim choice: an entry's depth less this much per generation of age.
+pub const TT_AGE_WEIGHT: i32 = 8;
+
+// Threat-solver node budgets (`threat_budget`, per search).
+
+/// Under a node limit, the most one solver call takes: `max_nodes / THREAT_NODE_SHARE`.
+pub const THREAT_NODE_SHARE: u64 = 8;
+/// `timeout_turn 0`: our VCF at the root (no VCT, no defence, no leaf VCF).
+pub const INSTANT_VCF_NODES: u64 = 3_000;
+/// Depth- or node-limited search (bench, analysis): our VCF at the root.
+pub const UNLIMITED_VCF_NODES: u64 = 20_000;
+/// Depth- or node-limited search: our VCT at the root.
+pub const UNLIMITED_VCT_NODES: u64 = 20_000;
+/// Depth- or node-limited search: the opponent's VCF and its re-checks.
+pub const UNLIMITED_DEFEND_NODES: u64 = 20_000;
+/// VCF nodes per horizon call (timed or not; only with `leaf_vcf` on).
+pub const LEAF_VCF_NODES: u64 = 100;
+/// Timed search: our VCF nodes per ms of the hard limit.
+pub const VCF_NODES_PER_MS: u64 = 30;
+/// Timed search: least VCF nodes at the root.
+pub const VCF_MIN_NODES: u64 = 500;
+/// Timed search: most VCF nodes at the root.
+pub const VCF_MAX_NODES: u64 = 200_000;
+/// Timed search: no root VCT under this hard limit (ms).
+pub const VCT_MIN_MS: u64 = 300;
+/// Timed search: our VCT nodes per ms of the hard limit.
+pub const VCT_NODES_PER_MS: u64 = 30;
+/// Timed search: most VCT nodes at the root.
+pub const VCT_MAX_NODES: u64 = 300_000;
+/// Timed search: the opponent's VCF (and re-checks) nodes per ms.
+pub const DEFEND_NODES_PER_MS: u64 = 15;
+/// Timed search: least nodes for the opponent's VCF and its re-checks.
+pub const DEFEND_MIN_NODES: u64 = 500;
+/// Timed search: most nodes for the opponent's VCF and its re-checks.
+pub const DEFEND_MAX_NODES: u64 = 150_000;
+
+// Threat solver.
+
+/// Longest attack (in attacker moves) VCF/VCT iterative deepening tries.
+pub const MAX_THREATS: u32 = 40;
+
+// Time manager (`time::plan`).
+
+/// Turn time used when the manager gave no time control at all (ms).
+pub const DEFAULT_TURN_MS: u64 = 5_000;
+/// Turn-limit safety margin: `turn / TURN_MARGIN_DIVISOR` (10 %) ...
+pub const TURN_MARGIN_DIVISOR: u64 = 10;
+/// ... at least this many ms (two busy engines answered 31 ms late).
+pub const TURN_MARGIN_MIN_MS: u64 = 40;
+/// Game-clock safety margin: `left / CLOCK_MARGIN_DIVISOR` (5 %) ...
+pub const CLOCK_MARGIN_DIVISOR: u64 = 20;
+/// ... at least this many ms.
+pub const CLOCK_MARGIN_MIN_MS: u64 = 50;
+/// Moves to go: one per this many empty cells ...
+pub const MTG_EMPTY_PER_MOVE: usize = 6;
+/// ... at least this many ...
+pub const MTG_MIN: u64 = 8;
+/// ... at most this many.
+pub const MTG_MAX: u64 = 30;
+/// Hard limit: at most `usable / MAX_SPEND_DIVISOR` of the clock on one move.
+pub const MAX_SPEND_DIVISOR: u64 = 3;
+/// Hard limit: at most this many times the per-move share.
+pub const HARD_PER_MOVE_FACTOR: u64 = 4;
+/// Soft limit: the per-move share divided by this.
+pub const SOFT_PER_MOVE_DIVISOR: u64 = 2;
+/// No time control: the soft limit is the hard one divided by this.
+pub const DEFAULT_SOFT_DIVISOR: u64 = 2;
+
+/// Root threats stop once `elapsed * ROOT_THREAT_TIME_SHARE >= hard limit`
+/// (the solver has only node budgets; it keeps a quarter of the clock).
+pub const ROOT_THREAT_TIME_SHARE: u64 = 4;
+/// Least nodes for re-checking the opponent's VCF after each root move.
+pub const DEFEND_MIN_NODES_PER_MOVE: u64 = 100;
+
+// SWAP2 decisions and pondering (the engine's).
+
+/// A 3-stone SWAP2 position within this score of even is "balanced"
+/// (opening books call a position balanced within about ±150).
+pub const SWAP2_BALANCE: Score = 150;
+/// Per-turn budget assumed for SWAP2 decisions when the manager gave none.
+pub const SWAP2_DEFAULT_TURN_MS: u64 = 5_000;
+/// SWAP2 probes share this many tenths of the turn ...
+pub const SWAP2_TURN_TENTHS: u64 = 8;
+/// ... and of at most `time_left / SWAP2_CLOCK_DIVISOR` of the clock.
+pub const SWAP2_CLOCK_DIVISOR: u64 = 8;
+/// Node budget of the short search that guesses the opponent's reply to
+/// ponder on when the PV has none (some 0.1 s; it warms the table too).
+pub const PONDER_GUESS_NODES: u64 = 30_000;
+/// How often the engine looks at the clock while a ponder hit finishes.
+pub const PONDER_POLL: Duration = Duration::from_millis(2);
+
+// Stop-flag and clock polling.
+
+/// Tree nodes between two reads of the stop flag, node count and clock.
+pub const TREE_CHECK_EVERY: u64 = 64;
+/// The threat solver reads the stop flag when `nodes & THREAT_POLL_MASK == 0`.
+pub const THREAT_POLL_MASK: u64 = 1023;
+/// How often the watchdog mirrors the caller's stop flag (bounds STOP latency).
+pub const WATCHDOG_POLL: Duration = Duration::from_millis(2);
+
+// Lazy SMP helpers.
+
+/// Odd-numbered helpers start this many plies deeper than the main thread.
+pub const HELPER_ODD_DEPTH_OFFSET: i32 = 1;
+/// Memory counted per helper against `max_memory` (solver table, buffers, stack; generous).
+pub const HELPER_BYTES: usize = 4 << 20;
+/// Most search threads `INFO thread_num` may ask for.
+pub const MAX_THREADS: usize = 64;

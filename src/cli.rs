@@ -1,0 +1,169 @@
+//! Command-line helpers shared by `pbrain-sente`'s front end (`main.rs`) and
+//! the laboratory's tools: numbers, byte counts, rules, points, option
+//! values, and the search switches and `--eval` values both accept. Neutral
+//! ground: it uses the engine wing's types and options, and nothing in the
+//! engine wing uses it (the engine reads no command line).
+
+use crate::brain::eval::EvalKind;
+use crate::brain::search::SearchOptions;
+use crate::brain::types::{Rule, RuleSet};
+
+/// Parse a byte count with an optional K/M/G suffix (powers of 1024).
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mult) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| format!("bad byte count {s:?}"))
+}
+
+/// A rule by name (`freestyle`, `standard`/`exact`/`exactfive`, `renju`,
+/// `caro`) or by the protocol's `INFO rule` bits (the continuous flag
+/// dropped).
+pub fn parse_rule(s: &str) -> Result<RuleSet, String> {
+    let rule = match s.to_ascii_lowercase().as_str() {
+        "freestyle" => Rule::Freestyle,
+        "standard" | "exact" | "exactfive" => Rule::Standard,
+        "renju" => Rule::Renju,
+        "caro" => Rule::Caro,
+        n => {
+            let bits: u32 = n.parse().map_err(|_| format!("bad rule {s:?}"))?;
+            let mut r = RuleSet::from_bits(bits);
+            r.continuous = false;
+            return Ok(r);
+        }
+    };
+    Ok(RuleSet::from(rule))
+}
+
+/// The value after option `opt` on a command line, or an error naming it.
+pub fn value<'a>(it: &mut impl Iterator<Item = &'a String>, opt: &str) -> Result<String, String> {
+    it.next()
+        .cloned()
+        .ok_or_else(|| format!("{opt} needs a value"))
+}
+
+/// A point `x,y` (each coordinate trimmed); None if it is not two numbers
+/// of type `T`. Protocol moves, openings, records and reach positions all
+/// write points this way.
+pub fn parse_point<T: std::str::FromStr>(tok: &str) -> Option<(T, T)> {
+    let (x, y) = tok.split_once(',')?;
+    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
+/// Whitespace-separated points `x,y x,y …`, or an error naming the first bad
+/// one.
+pub fn parse_points<T: std::str::FromStr>(text: &str) -> Result<Vec<(T, T)>, String> {
+    text.split_whitespace()
+        .map(|t| parse_point(t).ok_or_else(|| format!("bad point {t:?}")))
+        .collect()
+}
+
+/// Parse the value `v` of option `opt` as a number.
+pub fn num<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("{opt}: bad number {v:?}"))
+}
+
+/// The value of `--eval` (`classic` or `net`), or an error saying what it
+/// takes.
+pub fn eval_kind(v: Option<&str>) -> Result<EvalKind, String> {
+    match v {
+        Some(v) => {
+            EvalKind::parse(v).ok_or_else(|| format!("--eval takes classic or net, got {v:?}"))
+        }
+        None => Err("--eval takes classic or net".into()),
+    }
+}
+
+/// Apply the search switch `flag` to `o`; false if it is not one:
+/// `--no-threats`, `--leaf-vcf`, `--policy-order`, `--policy-lmr`,
+/// `--policy-prune`, and `--policy` for all three policy switches.
+pub fn search_switch(o: &mut SearchOptions, flag: &str) -> bool {
+    match flag {
+        "--no-threats" => o.root_threats = false,
+        "--leaf-vcf" => o.leaf_vcf = true,
+        "--policy-order" => o.policy_order = true,
+        "--policy-lmr" => o.policy_lmr = true,
+        "--policy-prune" => o.policy_prune = true,
+        "--policy" => {
+            o.policy_order = true;
+            o.policy_lmr = true;
+            o.policy_prune = true;
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// A command line split on whitespace (parser tests).
+#[cfg(test)]
+pub fn test_args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_parse_in_the_callers_types() {
+        assert_eq!(parse_points::<usize>("7,8 0,14"), Ok(vec![(7, 8), (0, 14)]));
+        assert_eq!(
+            parse_points::<i64>(" -1,2  3,4 "),
+            Ok(vec![(-1, 2), (3, 4)])
+        );
+        assert_eq!(parse_points::<usize>(""), Ok(vec![]));
+        // Negative coordinates are no usize; a bad point is named.
+        assert_eq!(
+            parse_points::<usize>("7,8 -1,2"),
+            Err("bad point \"-1,2\"".to_string())
+        );
+        assert!(parse_points::<i64>("7,8,9").is_err() && parse_points::<i64>("7").is_err());
+    }
+
+    #[test]
+    fn numbers_bytes_and_rules() {
+        assert_eq!(parse_bytes("350M").unwrap(), 350 << 20);
+        assert_eq!(parse_bytes("1000").unwrap(), 1000);
+        assert!(parse_bytes("x").is_err());
+        assert_eq!(parse_rule("caro").unwrap().rule, Rule::Caro);
+        assert_eq!(parse_rule("1").unwrap().rule, Rule::Standard);
+        assert_eq!(num::<u32>("--games", "12"), Ok(12));
+        assert!(num::<u32>("--games", "x").unwrap_err().contains("--games"));
+        let a = test_args("--x 3");
+        let mut it = a.iter().skip(1);
+        assert_eq!(value(&mut it, "--x"), Ok("3".to_string()));
+        assert!(value(&mut it, "--x").is_err());
+    }
+
+    #[test]
+    fn eval_option_values() {
+        assert_eq!(eval_kind(Some("classic")), Ok(EvalKind::Classic));
+        assert_eq!(eval_kind(Some("net")), Ok(EvalKind::Net));
+        let bad = eval_kind(Some("nnue")).unwrap_err();
+        assert!(bad.contains("\"nnue\""), "{bad}");
+        assert!(eval_kind(None).is_err());
+        for k in [EvalKind::Classic, EvalKind::Net] {
+            assert_eq!(eval_kind(Some(k.name())), Ok(k));
+        }
+    }
+
+    #[test]
+    fn search_switches() {
+        let d = SearchOptions::default();
+        assert!(!d.policy_order && !d.policy_lmr && !d.policy_prune);
+        let mut all = d;
+        assert!(search_switch(&mut all, "--policy"));
+        assert!(all.policy_order && all.policy_lmr && all.policy_prune);
+        assert!(!search_switch(&mut all, "--policy-everything"));
+        let mut o = SearchOptions::default();
+        assert!(search_switch(&mut o, "--no-threats") && !o.root_threats);
+        assert!(search_switch(&mut o, "--leaf-vcf") && o.leaf_vcf);
+    }
+}

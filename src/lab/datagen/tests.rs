@@ -1,0 +1,200 @@
+//! Tests of the generator: games replay legally and end as recorded, a run
+//! is a function of its arguments, and shards put together are the run.
+
+use super::*;
+use crate::brain::types::Rule;
+
+fn tiny(rules: RuleSet, games: u64) -> Config {
+    Config {
+        rules,
+        size: 15,
+        nodes: 400,
+        games,
+        seed: 11,
+        ..Config::default()
+    }
+}
+
+fn text(cfg: &Config) -> String {
+    let mut out = Vec::new();
+    run(cfg, &mut out, None).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn games(text: &str) -> Vec<GameRecord> {
+    text.lines()
+        .filter_map(|l| parse_line(l).unwrap())
+        .collect()
+}
+
+/// Every game replays legally (renju: Black never on a forbidden point),
+/// exploration moves come first, and a decisive result is a five of the
+/// winner on the final board or a win the search proved on the last two
+/// moves.
+fn check_games(cfg: &Config, recs: &[GameRecord]) {
+    assert_eq!(recs.len() as u64, cfg.games);
+    let mut decisive = 0;
+    for r in recs {
+        assert_eq!((r.rules, r.size), (cfg.rules, cfg.size));
+        assert!(!r.moves.is_empty());
+        assert!(r.moves[cfg.random_plies.min(r.moves.len())..]
+            .iter()
+            .all(|m| m.best));
+        r.replay(|b, i, m| {
+            let p = b.pos(m.x as i64, m.y as i64).unwrap();
+            assert!(is_legal(b, p), "move {i} {m:?} illegal");
+            assert!(finished(b).is_none(), "played on after a five");
+        });
+        let b = r.final_board().unwrap();
+        let five = finished(&b).map(|(c, _)| win_for(c));
+        if r.result != 0.5 {
+            decisive += 1;
+            if five != Some(r.result) {
+                let n = r.moves.len();
+                assert!(n >= ADJUDICATE_PLIES, "{}", r.format());
+                // The last mover's score and the one before: the same winner.
+                let last = &r.moves[n - 2..];
+                let winner_of = |k: usize, s: Score| {
+                    // Move k's player is Black when (opening + k) is even.
+                    let black = (r.opening.len() + k).is_multiple_of(2);
+                    (s > 0) == black
+                };
+                for (j, m) in last.iter().enumerate() {
+                    assert!(m.score.abs() >= MATE_BOUND, "{}", r.format());
+                    assert_eq!(
+                        winner_of(n - 2 + j, m.score),
+                        r.result == 1.0,
+                        "{}",
+                        r.format()
+                    );
+                }
+            }
+        } else {
+            assert_eq!(five, None);
+        }
+    }
+    assert!(decisive > 0, "no game decided at all");
+}
+
+#[test]
+fn games_replay_and_end_as_recorded() {
+    let cfg = tiny(RuleSet::FREESTYLE, 4);
+    let t = text(&cfg);
+    assert!(t.starts_with("# sente-datagen v1 rule=freestyle size=15 nodes=400 seed=11 shard=1/1"));
+    let recs = games(&t);
+    check_games(&cfg, &recs);
+    // Exploration moves are recorded as such, and games differ.
+    assert!(recs.iter().any(|r| r.moves[..4].iter().any(|m| !m.best)));
+    assert!(recs.windows(2).all(|w| w[0] != w[1]));
+}
+
+#[test]
+fn renju_games_stay_legal() {
+    let cfg = Config {
+        max_plies: 60,
+        ..tiny(RuleSet::from(Rule::Renju), 3)
+    };
+    let recs = games(&text(&cfg));
+    assert!(recs.iter().all(|r| r.moves.len() <= 60));
+    check_games(&cfg, &recs);
+}
+
+#[test]
+fn same_arguments_same_text() {
+    let cfg = tiny(RuleSet::FREESTYLE, 3);
+    let a = text(&cfg);
+    assert_eq!(a, text(&cfg));
+    let other = text(&Config { seed: 12, ..cfg });
+    assert_ne!(games(&a), games(&other));
+}
+
+/// Shards 1/3, 2/3, 3/3 taken line by line in turn are the 1/1 run.
+#[test]
+fn shards_make_the_whole_run() {
+    let whole = tiny(RuleSet::FREESTYLE, 5);
+    let all = games(&text(&whole));
+    let shards: Vec<Vec<GameRecord>> = (1..=3)
+        .map(|k| {
+            games(&text(&Config {
+                shard: (k, 3),
+                ..whole.clone()
+            }))
+        })
+        .collect();
+    assert_eq!(shards.iter().map(Vec::len).collect::<Vec<_>>(), [2, 2, 1]);
+    let merged: Vec<GameRecord> = (0..all.len())
+        .map(|i| shards[i % 3][i / 3].clone())
+        .collect();
+    assert_eq!(merged, all);
+}
+
+/// An openings file's openings are played in turn; the move cap draws.
+#[test]
+fn given_openings_and_the_move_cap() {
+    let cfg = Config {
+        openings: Some(vec![vec![(7, 7), (8, 7)], vec![(3, 3)]]),
+        max_plies: 6,
+        random_plies: 0,
+        ..tiny(RuleSet::FREESTYLE, 3)
+    };
+    let recs = games(&text(&cfg));
+    let openings: Vec<_> = recs.iter().map(|r| r.opening.clone()).collect();
+    assert_eq!(
+        openings,
+        [vec![(7, 7), (8, 7)], vec![(3, 3)], vec![(7, 7), (8, 7)]]
+    );
+    for r in &recs {
+        assert_eq!((r.moves.len(), r.result), (6, 0.5));
+        assert!(r.moves.iter().all(|m| m.best));
+    }
+}
+
+#[test]
+fn bad_shards_are_refused() {
+    assert_eq!(parse_shard("2/3"), Ok((2, 3)));
+    for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+        assert!(parse_shard(bad).is_err(), "{bad}");
+    }
+}
+
+/// An exploration move must block a four (or win at once).
+#[test]
+fn a_move_that_lets_a_five_through() {
+    let b = Board::from_ascii(
+        "\
+        . . . . . . . . .\n\
+        . X X X X . . . .\n\
+        . . . . . . . . .\n\
+        . O O O . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n",
+        RuleSet::FREESTYLE,
+    )
+    .unwrap();
+    assert_eq!(b.to_move(), Color::White);
+    let at = |x, y| b.pos(x, y).unwrap();
+    assert!(lets_five_through(&b, at(4, 3)));
+    // An open four: blocking one end leaves the other.
+    assert!(lets_five_through(&b, at(0, 1)) && lets_five_through(&b, at(5, 1)));
+    let mut closed = b.clone();
+    closed.make(at(0, 1), Color::White);
+    closed.make(at(8, 8), Color::Black);
+    assert!(!lets_five_through(&closed, at(5, 1)), "blocks the four");
+    assert!(lets_five_through(&closed, at(4, 3)));
+}
+
+/// `--eval net`: the net's own games, legal, and not the classical ones.
+#[test]
+fn net_games_are_the_nets_own() {
+    let classic = tiny(RuleSet::FREESTYLE, 3);
+    let net = Config {
+        eval: crate::brain::engine::EvalKind::Net,
+        ..classic.clone()
+    };
+    let t = text(&net);
+    check_games(&net, &games(&t));
+    assert_ne!(t, text(&classic));
+}

@@ -1,0 +1,284 @@
+//! Training positions for the evaluation network: datagen records replayed
+//! into compressed positions (per side, the distinct 6-key tuples of the
+//! empty cells with their counts), the game-level held-out split, the
+//! classical score's scale `K` and the targets.
+
+use crate::brain::eval::net::cell_keys;
+use crate::brain::eval::Evaluator;
+use crate::brain::game::board::Board;
+use crate::brain::types::{Color, RuleSet, MATE_BOUND};
+use crate::lab::datagen::record::{read_file, GameRecord};
+
+/// One distinct cell of a position for one side: its six embedding rows
+/// (`net::cell_keys`, each below `rows()`, so a byte) and how many empty
+/// cells have exactly these. Eight bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell {
+    pub keys: [u8; 6],
+    pub n: u16,
+}
+
+// Every embedding row must fit a cell's byte.
+const _: () = assert!(crate::brain::eval::net::ROWS <= 256);
+
+/// A position: its cells in `Dataset::cells` from `start`, `own` of them
+/// for the side to move then `opp` for the other side; the target `y`
+/// (side to move's expected result, set by `Dataset::label`), and what it
+/// is made of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Position {
+    pub start: usize,
+    pub own: u32,
+    pub opp: u32,
+    pub y: f32,
+    /// The game's result for the side to move (1, 0.5, 0).
+    pub result: f32,
+    /// The search's score for the side to move.
+    pub score: i32,
+    /// The classical static evaluation for the side to move.
+    pub classic: i32,
+    /// Would the search score this position statically at its horizon
+    /// (`tune::quiet`: no five to make, no open four against)?
+    pub quiet: bool,
+}
+
+impl Position {
+    /// Does the search's score claim a forced result?
+    pub fn mate(&self) -> bool {
+        self.score.abs() >= MATE_BOUND
+    }
+}
+
+/// Positions and the arena their cells live in.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dataset {
+    pub cells: Vec<Cell>,
+    pub pos: Vec<Position>,
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.pos.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+
+    /// The side to move's and the opponent's cells of position `i`.
+    #[inline]
+    pub fn sides(&self, i: usize) -> (&[Cell], &[Cell]) {
+        let p = &self.pos[i];
+        let mid = p.start + p.own as usize;
+        (
+            &self.cells[p.start..mid],
+            &self.cells[mid..mid + p.opp as usize],
+        )
+    }
+
+    /// Add the position on `board` for the side to move.
+    pub fn push(&mut self, board: &Board, result_stm: f32, score: i32) {
+        let ev = Evaluator::new(board);
+        let stm = board.to_move();
+        let start = self.cells.len();
+        let own = compress(&ev, board, stm, &mut self.cells);
+        let opp = compress(&ev, board, stm.opposite(), &mut self.cells);
+        self.pos.push(Position {
+            start,
+            own,
+            opp,
+            y: result_stm,
+            result: result_stm,
+            score,
+            classic: ev.evaluate(stm),
+            quiet: crate::lab::tune::quiet(&ev, stm),
+        });
+    }
+
+    fn append(&mut self, other: Dataset) {
+        let base = self.cells.len();
+        self.cells.extend(other.cells);
+        self.pos.extend(other.pos.into_iter().map(|mut p| {
+            p.start += base;
+            p
+        }));
+    }
+
+    /// Set the targets: `lambda * sigmoid(score / k) + (1 - lambda) * result`,
+    /// and for a search score that claims a forced result, 1 or 0.
+    pub fn label(&mut self, k: f64, lambda: f64) {
+        for p in &mut self.pos {
+            p.y = if p.mate() {
+                (p.score > 0) as u8 as f32
+            } else {
+                (lambda * sigmoid(p.score as f64 / k) + (1.0 - lambda) * p.result as f64) as f32
+            };
+        }
+    }
+}
+
+/// The distinct key tuples of `color`'s empty cells, with counts, appended
+/// to `out` in sorted order; returns how many.
+fn compress(ev: &Evaluator, board: &Board, color: Color, out: &mut Vec<Cell>) -> u32 {
+    let mut keys: Vec<[u8; 6]> = board
+        .empty_cells()
+        .map(|p| cell_keys(ev, p, color).map(|k| k as u8))
+        .collect();
+    keys.sort_unstable();
+    let before = out.len();
+    for k in keys {
+        let last = out.len().wrapping_sub(1);
+        if out.len() > before && out[last].keys == k {
+            out[last].n += 1;
+        } else {
+            out.push(Cell { keys: k, n: 1 });
+        }
+    }
+    (out.len() - before) as u32
+}
+
+#[inline]
+pub fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+/// FNV-1a, 64 bits: the held-out split's game hash and the weights file's
+/// fingerprint.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Is this game held out? One in `every` games by a hash of the seed and
+/// the game's text, so the split does not depend on file order or on how
+/// the shards were merged; 0 holds none out.
+pub fn held_out(game: &GameRecord, seed: u64, every: u64) -> bool {
+    if every == 0 {
+        return false;
+    }
+    let mut text = seed.to_le_bytes().to_vec();
+    text.extend(game.format().bytes());
+    fnv1a(&text).is_multiple_of(every)
+}
+
+/// How records become positions.
+#[derive(Clone, Copy, Debug)]
+pub struct DataOptions {
+    pub rules: RuleSet,
+    /// Hold out one game in `holdout` (0: none).
+    pub holdout: u64,
+    pub seed: u64,
+    /// Keep positions whose search score claims a forced result (target 1
+    /// or 0); otherwise they are skipped.
+    pub mates: bool,
+    pub threads: usize,
+}
+
+/// What loading found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadStats {
+    pub games: usize,
+    pub other_rules: usize,
+    pub held_games: usize,
+    pub mates_skipped: usize,
+}
+
+/// The positions of `games` (only those under `o.rules`): training set,
+/// held-out set. Built on `o.threads` threads over contiguous runs of
+/// games, joined in order: the same for any thread count.
+pub fn positions(games: &[GameRecord], o: &DataOptions) -> (Dataset, Dataset, LoadStats) {
+    let mut stats = LoadStats::default();
+    let mine: Vec<(&GameRecord, bool)> = games
+        .iter()
+        .filter(|g| {
+            let ok = g.rules.rule == o.rules.rule;
+            stats.other_rules += !ok as usize;
+            ok
+        })
+        .map(|g| (g, held_out(g, o.seed, o.holdout)))
+        .collect();
+    stats.games = mine.len();
+    stats.held_games = mine.iter().filter(|g| g.1).count();
+    let threads = o.threads.clamp(1, mine.len().max(1));
+    let per = mine.len().div_ceil(threads).max(1);
+    let parts: Vec<(Dataset, Dataset, usize)> = std::thread::scope(|s| {
+        let hs: Vec<_> = mine
+            .chunks(per)
+            .map(|run| s.spawn(move || extract(run, o.mates)))
+            .collect();
+        hs.into_iter().map(|h| h.join().expect("extract")).collect()
+    });
+    let (mut train, mut held) = (Dataset::default(), Dataset::default());
+    for (t, h, skipped) in parts {
+        train.append(t);
+        held.append(h);
+        stats.mates_skipped += skipped;
+    }
+    (train, held, stats)
+}
+
+fn extract(run: &[(&GameRecord, bool)], mates: bool) -> (Dataset, Dataset, usize) {
+    let (mut train, mut held, mut skipped) = (Dataset::default(), Dataset::default(), 0);
+    for &(g, is_held) in run {
+        let d = if is_held { &mut held } else { &mut train };
+        g.replay(|board, _, m| {
+            if m.score.abs() >= MATE_BOUND && !mates {
+                skipped += 1;
+                return;
+            }
+            let r = match board.to_move() {
+                Color::Black => g.result,
+                Color::White => 1.0 - g.result,
+            };
+            d.push(board, r, m.score);
+        });
+    }
+    (train, held, skipped)
+}
+
+/// Read record files and build the sets.
+pub fn load(files: &[String], o: &DataOptions) -> anyhow::Result<(Dataset, Dataset, LoadStats)> {
+    let mut games = Vec::new();
+    for f in files {
+        games.extend(read_file(f).map_err(|e| anyhow::anyhow!("{f}: {e}"))?);
+    }
+    Ok(positions(&games, o))
+}
+
+/// Mean squared error of `sigmoid(classic / k)` against the game results,
+/// over the quiet positions without a forced score.
+fn classic_result_mse(d: &Dataset, k: f64) -> f64 {
+    let (mut s, mut n) = (0.0, 0usize);
+    for p in d.pos.iter().filter(|p| p.quiet && !p.mate()) {
+        let e = sigmoid(p.classic as f64 / k) - p.result as f64;
+        s += e * e;
+        n += 1;
+    }
+    s / n.max(1) as f64
+}
+
+/// The classical evaluation's scale: the `K` (score units per logit) for
+/// which `sigmoid(classic / K)` best predicts the results on the quiet
+/// positions, those the search scores statically (least squares,
+/// golden-section search over 10..5000 on a log scale; as `tune` fits
+/// it). The search's
+/// scores are on the same scale, so the targets use it too, and the net
+/// stores it so its logit times `K` is a score the search understands.
+pub fn fit_k(d: &Dataset) -> f64 {
+    let (mut lo, mut hi) = (10f64.ln(), 5000f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if classic_result_mse(d, a.exp()) < classic_result_mse(d, b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}

@@ -1,0 +1,241 @@
+//! `pbrain-sente tune net`: the trainer of the evaluation network
+//! (`eval::net`) on self-play records (`datagen::record`). `data`: records
+//! to compressed positions, the held-out split, `K` and the targets;
+//! `model`: the flat weights and the hand-written forward and backward
+//! pass; `train`: minibatch Adam on threads, reproducible from the seed;
+//! here: the command line and the report.
+//!
+//! Targets for the side to move: `lambda · sigmoid(score / K) + (1 −
+//! lambda) · result` (a forced search score: 1 or 0 with `--mates`, else
+//! the position is skipped), `K` the classical evaluation's scale fitted on
+//! the quiet training positions and stored in the weights (so the net's
+//! logit times `K` is on the classical scale). One game in `--holdout` is
+//! held out, chosen by a hash of `--split-seed` and the game (not of the
+//! training seed, so runs with other seeds are compared on the same
+//! games). Each epoch prints the training loss, the held-out loss, and the
+//! classical evaluation's loss on the same held-out positions (logit
+//! `classic / K`), cross-entropy and squared error both, over all held-out
+//! positions and over the quiet ones (where the search evaluates
+//! statically); `--quiet-only` trains on quiet positions alone.
+
+mod data;
+mod model;
+mod train;
+
+pub use data::*;
+pub use model::*;
+pub use train::*;
+
+use crate::brain::types::RuleSet;
+use crate::cli::{num, parse_rule, value};
+
+const USAGE: &str = "usage: pbrain-sente tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] RECORDS...";
+
+/// The command line's settings.
+#[derive(Clone, Debug)]
+struct Args {
+    rules: RuleSet,
+    f: usize,
+    h: usize,
+    lambda: f64,
+    mates: bool,
+    quiet_only: bool,
+    holdout: u64,
+    split_seed: u64,
+    k: Option<f64>,
+    init: Option<String>,
+    out: String,
+    train: TrainOptions,
+    files: Vec<String>,
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut a = Args {
+        rules: RuleSet::FREESTYLE,
+        f: 16,
+        h: 16,
+        lambda: 0.5,
+        mates: false,
+        quiet_only: false,
+        holdout: 10,
+        split_seed: 1,
+        k: None,
+        init: None,
+        out: "sente-net.bin".into(),
+        train: TrainOptions {
+            epochs: 20,
+            batch: 256,
+            lr: 0.002,
+            lr_end: f32::NAN,
+            wd: 0.0,
+            seed: 1,
+            threads,
+            loss: Loss::Bce,
+        },
+        files: Vec::new(),
+    };
+    let mut it = args.iter();
+    while let Some(o) = it.next() {
+        let mut val = || value(&mut it, o);
+        let t = &mut a.train;
+        match o.as_str() {
+            "--rule" => a.rules = parse_rule(&val()?)?,
+            "--f" => a.f = num(o, &val()?)?,
+            "--h" => a.h = num(o, &val()?)?,
+            "--epochs" => t.epochs = num(o, &val()?)?,
+            "--batch" => t.batch = num(o, &val()?)?,
+            "--lr" => t.lr = num(o, &val()?)?,
+            "--lr-end" => t.lr_end = num(o, &val()?)?,
+            "--wd" => t.wd = num(o, &val()?)?,
+            "--quiet-only" => a.quiet_only = true,
+            "--seed" => t.seed = num(o, &val()?)?,
+            "--threads" => t.threads = num::<usize>(o, &val()?)?.max(1),
+            "--lambda" => a.lambda = num(o, &val()?)?,
+            "--holdout" => a.holdout = num(o, &val()?)?,
+            "--split-seed" => a.split_seed = num(o, &val()?)?,
+            "--k" => a.k = Some(num(o, &val()?)?),
+            "--init" => a.init = Some(val()?),
+            "--out" => a.out = val()?,
+            "--mates" => a.mates = true,
+            "--loss" => {
+                t.loss = match val()?.as_str() {
+                    "bce" => Loss::Bce,
+                    "mse" => Loss::Mse,
+                    v => return Err(format!("--loss: bce or mse, not {v:?}")),
+                }
+            }
+            f if f.starts_with("--") => return Err(format!("unknown option {f}")),
+            f => a.files.push(f.to_string()),
+        }
+    }
+    if a.train.lr_end.is_nan() {
+        a.train.lr_end = a.train.lr;
+    }
+    if a.files.is_empty() {
+        return Err("no record files".into());
+    }
+    if a.f == 0 || a.h == 0 || a.train.batch == 0 || !(0.0..=1.0).contains(&a.lambda) {
+        return Err("--f, --h and --batch must be positive, --lambda in 0..1".into());
+    }
+    Ok(a)
+}
+
+/// `pbrain-sente tune net …`; returns the exit status.
+pub fn main_net(args: &[String]) -> i32 {
+    let a = match parse(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("tune net: {e}\n{USAGE}");
+            return 2;
+        }
+    };
+    println!("# pbrain-sente tune net {}", args.join(" "));
+    match run(&a) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("tune net: {e}");
+            1
+        }
+    }
+}
+
+fn run(a: &Args) -> anyhow::Result<()> {
+    let o = &a.train;
+    let t0 = std::time::Instant::now();
+    let d = DataOptions {
+        rules: a.rules,
+        holdout: a.holdout,
+        seed: a.split_seed,
+        mates: a.mates,
+        threads: o.threads,
+    };
+    let (mut train_set, mut held, st) = load(&a.files, &d)?;
+    let cells = |d: &Dataset| d.cells.len() as f64 / d.len().max(1) as f64;
+    println!(
+        "rule {}: {} games ({} held out, {} of other rules skipped), positions {} train / {} held out, {} forced scores {}; {:.1} distinct cells a position (both sides); read in {:.1} s",
+        a.rules,
+        st.games,
+        st.held_games,
+        st.other_rules,
+        train_set.len(),
+        held.len(),
+        st.mates_skipped,
+        if a.mates { "kept" } else { "skipped" },
+        cells(&train_set),
+        t0.elapsed().as_secs_f64()
+    );
+    if a.quiet_only {
+        train_set.pos.retain(|p| p.quiet);
+        println!("training on the {} quiet positions only", train_set.len());
+    }
+    anyhow::ensure!(!train_set.is_empty(), "no training positions");
+    let (sh, mut w, k) = match &a.init {
+        Some(f) => {
+            let n = crate::brain::eval::net::NetWeights::from_bytes(&std::fs::read(f)?)?;
+            let (sh, w) = Shape::of_weights(&n);
+            (sh, w, a.k.unwrap_or(n.k as f64))
+        }
+        None => {
+            let sh = Shape::new(a.f, a.h);
+            (
+                sh,
+                sh.init(o.seed),
+                a.k.unwrap_or_else(|| fit_k(&train_set)),
+            )
+        }
+    };
+    train_set.label(k, a.lambda);
+    held.label(k, a.lambda);
+    let classic = classic_losses(&held, k);
+    println!(
+        "K {k:.1}; targets {} sigmoid(score/K) + {} result; net f {} h {} ({} weights), {:?} loss, batch {}, lr {} to {}, wd {}, seed {}, {} threads",
+        a.lambda,
+        1.0 - a.lambda,
+        sh.f,
+        sh.h,
+        sh.len(),
+        o.loss,
+        o.batch,
+        o.lr,
+        o.lr_end,
+        o.wd,
+        o.seed,
+        o.threads
+    );
+    let row = |l: &SetLosses| {
+        format!(
+            "{:.5}  {:.5}   {:.5}  {:.5}",
+            l.all.bce, l.all.mse, l.quiet.bce, l.quiet.mse
+        )
+    };
+    let quiet = held.pos.iter().filter(|p| p.quiet).count();
+    println!("held out: {} positions, {quiet} quiet", held.len());
+    println!("epoch  train bce   mse       held bce   mse       quiet bce  mse       pos/s  pos/s/thread");
+    println!("classical                   {}", row(&classic));
+    train(&sh, &mut w, &train_set, o, |e, w| {
+        let h = net_losses(&sh, w, &held, o.threads);
+        println!(
+            "{:5}  {:.5}  {:.5}   {}   {:.0}  {:.0}",
+            e.epoch,
+            e.train.bce,
+            e.train.mse,
+            row(&h),
+            e.rate,
+            e.rate / o.threads as f64
+        );
+    });
+    println!("classical                   {}", row(&classic));
+    let bytes = sh.to_weights(&w, k as f32).to_bytes();
+    std::fs::write(&a.out, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", a.out))?;
+    println!(
+        "weights {} ({} bytes) fnv1a64 {:016x}",
+        a.out,
+        bytes.len(),
+        fnv1a(&bytes)
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

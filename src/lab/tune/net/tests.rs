@@ -1,0 +1,333 @@
+//! Tests of the network trainer: the hand-written gradient against finite
+//! differences, learning, reproducibility, agreement with the engine's
+//! forward pass, and the data pipeline.
+
+use super::*;
+use crate::brain::eval::net::{forward_f32, NetWeights};
+use crate::brain::eval::Evaluator;
+use crate::brain::game::board::Board;
+use crate::brain::game::testutil::random_empty;
+use crate::brain::game::zobrist::SplitMix64;
+use crate::brain::types::{Rule, RuleSet, MATE};
+use crate::lab::datagen::record::{parse_line, GameRecord};
+
+/// A random game as a record line: `stones` moves from the centre area,
+/// random scores, result `result`.
+fn game_line(rng: &mut SplitMix64, rule: Rule, size: usize, stones: usize, result: &str) -> String {
+    let rules = RuleSet::from(rule);
+    let mut b = Board::square(size, rules).unwrap();
+    let mut moves = Vec::new();
+    for _ in 0..stones {
+        let p = random_empty(rng, &b).unwrap();
+        let (x, y) = b.xy(p);
+        let score = rng.below(1001) as i32 - 500;
+        moves.push(format!("{x},{y},{score},{}", rng.below(2)));
+        b.play(p);
+    }
+    format!("{}\t{size}\t{result}\t-\t{}", rule.name(), moves.join(" "))
+}
+
+fn records(lines: &[String]) -> Vec<GameRecord> {
+    lines
+        .iter()
+        .map(|l| parse_line(l).unwrap().unwrap())
+        .collect()
+}
+
+fn opts(rule: Rule, threads: usize) -> DataOptions {
+    DataOptions {
+        rules: RuleSet::from(rule),
+        holdout: 0,
+        seed: 1,
+        mates: false,
+        threads,
+    }
+}
+
+/// Random weights of `sh`, wider than the initialisation so that every
+/// clamp is seen on both sides.
+fn random_weights(sh: &Shape, seed: u64) -> Vec<f32> {
+    let mut rng = SplitMix64::new(seed);
+    let mut w = sh.init(seed);
+    for v in &mut w {
+        *v += ((rng.below(2001) as f32) - 1000.0) / 1000.0 * 0.4;
+    }
+    w
+}
+
+/// Which side of each clamp every unit is on: what finite differences
+/// must not cross.
+fn regions(sh: &Shape, w: &[f32], d: &Dataset) -> Vec<u8> {
+    let mut s = Scratch::default();
+    let mut r = Vec::new();
+    for i in 0..d.len() {
+        forward(sh, w, d.sides(i), &mut s);
+        let side = |v: &f32| (*v > 0.0) as u8 + (*v >= 1.0) as u8;
+        r.extend(s.acc.iter().map(side));
+        r.extend(s.a.iter().map(side));
+    }
+    r
+}
+
+/// The backward pass's gradient of the logit equals central finite
+/// differences for every weight whose perturbation stays on the same side
+/// of every clamp, and every group of weights has gradients large enough
+/// that dropping its term fails the check.
+#[test]
+fn backward_matches_finite_differences() {
+    let mut rng = SplitMix64::new(5);
+    let line = game_line(&mut rng, Rule::Freestyle, 9, 14, "1");
+    let g = records(&[line]);
+    let (d, _, _) = positions(&g, &opts(Rule::Freestyle, 1));
+    // One position with several stones, its cells repeated (counts > 1).
+    let mut one = Dataset::default();
+    let b = {
+        let mut b = Board::square(9, RuleSet::FREESTYLE).unwrap();
+        g[0].replay(|board, i, _| {
+            if i == 10 {
+                b = board.clone();
+            }
+        });
+        b
+    };
+    one.push(&b, 1.0, 0);
+    assert!(d.len() == 14 && one.cells.iter().any(|c| c.n > 1));
+    let sh = Shape {
+        rows: crate::brain::eval::net::rows(),
+        f: 3,
+        h: 4,
+    };
+    let w = random_weights(&sh, 11);
+    let base = regions(&sh, &w, &one);
+    assert!(base.contains(&0) && base.contains(&1) && base.contains(&2));
+    let mut s = Scratch::default();
+    let mut g = vec![0f32; sh.len()];
+    forward(&sh, &w, one.sides(0), &mut s);
+    backward(&sh, &w, one.sides(0), 1.0, &mut s, &mut g);
+    let eps = 1e-3f32;
+    let groups = [
+        ("embed", 0, sh.bias()),
+        ("bias", sh.bias(), sh.w1()),
+        ("w1", sh.w1(), sh.b1()),
+        ("b1", sh.b1(), sh.w2()),
+        ("w2", sh.w2(), sh.b2()),
+        ("b2", sh.b2(), sh.len()),
+    ];
+    let mut checked = 0;
+    for (name, lo, hi) in groups {
+        let mut largest = 0f32;
+        for j in lo..hi {
+            let (mut wp, mut wm) = (w.clone(), w.clone());
+            wp[j] += eps;
+            wm[j] -= eps;
+            if regions(&sh, &wp, &one) != base || regions(&sh, &wm, &one) != base {
+                continue; // across a kink: no derivative to compare
+            }
+            let num = (forward(&sh, &wp, one.sides(0), &mut s)
+                - forward(&sh, &wm, one.sides(0), &mut s))
+                / (2.0 * eps);
+            assert!(
+                (num - g[j]).abs() <= 2e-3 + 1e-2 * g[j].abs(),
+                "{name}[{}]: backward {} finite differences {num}",
+                j - lo,
+                g[j]
+            );
+            largest = largest.max(g[j].abs());
+            checked += 1;
+        }
+        assert!(
+            largest > 0.02,
+            "{name}: no gradient large enough to check ({largest})"
+        );
+    }
+    assert!(checked > sh.len() / 10, "{checked}");
+    // The losses' derivatives with respect to the logit.
+    for (z, y) in [(0.3f32, 0.8f32), (-1.5, 0.0), (2.0, 1.0)] {
+        let h = 1e-3f64;
+        let num_b = (bce(z as f64 + h, y as f64) - bce(z as f64 - h, y as f64)) / (2.0 * h);
+        let num_m = (mse(z as f64 + h, y as f64) - mse(z as f64 - h, y as f64)) / (2.0 * h);
+        assert!((Loss::Bce.dz(z, y) as f64 - num_b).abs() < 1e-4);
+        assert!((Loss::Mse.dz(z, y) as f64 - num_m).abs() < 1e-4);
+    }
+}
+
+/// Synthetic positions whose targets a random "teacher" net gives: the
+/// student learns them.
+fn teacher_set(seed: u64, games: usize) -> (Dataset, Shape) {
+    let mut rng = SplitMix64::new(seed);
+    let lines: Vec<String> = (0..games)
+        .map(|_| game_line(&mut rng, Rule::Freestyle, 15, 12, "0.5"))
+        .collect();
+    let (mut d, _, _) = positions(&records(&lines), &opts(Rule::Freestyle, 2));
+    let sh = Shape::new(4, 4);
+    let teacher = random_weights(&sh, seed + 1);
+    let mut s = Scratch::default();
+    let z: Vec<f32> = (0..d.len())
+        .map(|i| forward(&sh, &teacher, d.sides(i), &mut s))
+        .collect();
+    let mean = z.iter().sum::<f32>() / z.len() as f32;
+    for (p, z) in d.pos.iter_mut().zip(z) {
+        p.y = data::sigmoid(3.0 * (z - mean) as f64) as f32;
+    }
+    (d, sh)
+}
+
+fn options(threads: usize, seed: u64, epochs: usize) -> TrainOptions {
+    TrainOptions {
+        epochs,
+        batch: 48,
+        lr: 0.01,
+        lr_end: 0.005,
+        wd: 0.01,
+        seed,
+        threads,
+        loss: Loss::Bce,
+    }
+}
+
+#[test]
+fn training_lowers_the_loss() {
+    let (d, sh) = teacher_set(21, 16);
+    let mut w = sh.init(3);
+    let before = net_losses(&sh, &w, &d, 1);
+    let mut epochs = 0;
+    train(&sh, &mut w, &d, &options(2, 3, 30), |_, _| epochs += 1);
+    let after = net_losses(&sh, &w, &d, 2);
+    assert_eq!(epochs, 30);
+    assert!(
+        after.all.mse < before.all.mse * 0.6 && after.all.bce < before.all.bce,
+        "{before:?} -> {after:?}"
+    );
+}
+
+fn trained_bytes(d: &Dataset, sh: &Shape, threads: usize, seed: u64) -> Vec<u8> {
+    let mut w = sh.init(seed);
+    train(sh, &mut w, d, &options(threads, seed, 3), |_, _| ());
+    sh.to_weights(&w, 321.0).to_bytes()
+}
+
+/// The same seed gives the same weights, byte for byte, on any number of
+/// threads; another seed gives other weights.
+#[test]
+fn training_is_reproducible() {
+    let (d, sh) = teacher_set(8, 6);
+    let one = trained_bytes(&d, &sh, 1, 4);
+    assert_eq!(one, trained_bytes(&d, &sh, 1, 4));
+    assert_eq!(one, trained_bytes(&d, &sh, 3, 4));
+    assert_ne!(one, trained_bytes(&d, &sh, 1, 5));
+    // And the weights file reads back to the same flat weights.
+    let n = NetWeights::from_bytes(&one).unwrap();
+    let (sh2, w2) = Shape::of_weights(&n);
+    assert_eq!((sh2, n.k), (sh, 321.0));
+    assert_eq!(sh2.to_weights(&w2, 321.0).to_bytes(), one);
+}
+
+/// The trainer's forward pass on compressed cells gives the engine's
+/// `forward_f32` on the board, under every rule.
+#[test]
+fn forward_matches_the_engine() {
+    let mut rng = SplitMix64::new(77);
+    let sh = Shape::new(8, 6);
+    let w = random_weights(&sh, 9);
+    let net = sh.to_weights(&w, 300.0);
+    let mut s = Scratch::default();
+    let mut checks = 0;
+    for rule in Rule::ALL {
+        let rules = RuleSet::from(rule);
+        let mut b = Board::square(15, rules).unwrap();
+        for m in 0..40 {
+            let mut d = Dataset::default();
+            d.push(&b, 0.5, 0);
+            let (own, opp) = d.sides(0);
+            let cells: u32 = own.iter().map(|c| c.n as u32).sum();
+            assert_eq!(cells as usize, 225 - m);
+            assert_eq!(opp.iter().map(|c| c.n as u32).sum::<u32>(), cells);
+            let mine = forward(&sh, &w, d.sides(0), &mut s);
+            let engine = forward_f32(&net, &Evaluator::new(&b), &b, b.to_move());
+            assert!(
+                (mine - engine).abs() <= 1e-4 * (1.0 + engine.abs()),
+                "{rule:?} move {m}: {mine} vs {engine}"
+            );
+            checks += 1;
+            b.play(random_empty(&mut rng, &b).unwrap());
+        }
+    }
+    assert_eq!(checks, 160);
+}
+
+/// Records become one position per recorded move, with the result and
+/// score for the side to move; held-out games go whole to the held-out
+/// set; other rules and (by default) forced scores are skipped.
+#[test]
+fn records_become_positions() {
+    let mut rng = SplitMix64::new(3);
+    let mut lines: Vec<String> = (0..60)
+        .map(|i| game_line(&mut rng, Rule::Freestyle, 15, 5 + i % 7, "1"))
+        .collect();
+    lines.push(game_line(&mut rng, Rule::Renju, 15, 9, "0"));
+    let g = records(&lines);
+    let mut o = opts(Rule::Freestyle, 1);
+    let (all, none, st) = positions(&g, &o);
+    assert_eq!((st.games, st.other_rules, none.len()), (60, 1, 0));
+    let moves: usize = g[..60].iter().map(|r| r.moves.len()).sum();
+    assert_eq!(all.len(), moves);
+    // Black won: Black to move (even move index) has result 1.
+    let first = &g[0];
+    for (i, p) in all.pos[..first.moves.len()].iter().enumerate() {
+        assert_eq!(p.result, if i % 2 == 0 { 1.0 } else { 0.0 });
+        assert_eq!(p.score, first.moves[i].score);
+    }
+    // Three threads build the same sets.
+    o.threads = 3;
+    assert_eq!(positions(&g, &o).0, all);
+    // One game in ten or so held out, whole games, same split every time.
+    o.holdout = 10;
+    let (train_set, held, st) = positions(&g, &o);
+    assert!((2..=12).contains(&st.held_games), "{}", st.held_games);
+    assert_eq!(train_set.len() + held.len(), all.len());
+    let held_moves: usize = g[..60]
+        .iter()
+        .filter(|r| held_out(r, 1, 10))
+        .map(|r| r.moves.len())
+        .sum();
+    assert_eq!(held.len(), held_moves);
+    o.seed = 2;
+    assert_ne!(positions(&g, &o).1, held, "another seed, another split");
+    // A forced score is skipped, or kept with target 1 / 0.
+    let mut r = records(&lines[..1]);
+    r[0].moves[1].score = -(MATE - 3);
+    o.holdout = 0;
+    let (d, _, st) = positions(&r, &o);
+    assert_eq!((d.len(), st.mates_skipped), (r[0].moves.len() - 1, 1));
+    o.mates = true;
+    let (mut d, _, _) = positions(&r, &o);
+    d.label(300.0, 0.5);
+    assert_eq!(d.pos[1].y, 0.0);
+    let p = d.pos[0];
+    let want = 0.5 * data::sigmoid(p.score as f64 / 300.0) + 0.5 * p.result as f64;
+    assert!((p.y as f64 - want).abs() < 1e-6);
+}
+
+/// `fit_k` finds the scale of results drawn from `sigmoid(classic / 250)`.
+#[test]
+fn fit_k_recovers_a_planted_scale() {
+    let mut rng = SplitMix64::new(12);
+    let mut d = Dataset::default();
+    for _ in 0..20000 {
+        let classic = rng.below(2001) as i32 - 1000;
+        let p = data::sigmoid(classic as f64 / 250.0);
+        let result = ((rng.below(1 << 20) as f64) < p * (1 << 20) as f64) as u8 as f32;
+        d.pos.push(Position {
+            start: 0,
+            own: 0,
+            opp: 0,
+            y: result,
+            result,
+            score: 0,
+            classic,
+            quiet: true,
+        });
+    }
+    let k = fit_k(&d);
+    assert!((k - 250.0).abs() < 25.0, "{k}");
+}
