@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use harness::arena_args::{fake, ARENA};
 use harness::BIN as BRAIN;
-use sente::lab::bench::reach::{positions, Kind, ReachPos, Set};
+use sente::lab::bench::reach::suite::{positions, Kind, ReachPos, Set};
 
 /// No reach run in these tests may take longer than this (a hang fails).
 const BOUND: Duration = Duration::from_secs(90);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The reach benchmark (src/lab/bench/reach.rs).
+# The reach benchmark (src/lab/bench/reach/).
 #   scripts/reach.sh [ARGS]   run it: pbrain-sente bench reach ARGS (default:
 #                             500 ms and the fixed node count, dev set)
-#   scripts/reach.sh make DIR rebuild src/lab/bench/reach.txt from fresh self-play:
+#   scripts/reach.sh make DIR rebuild src/lab/bench/reach/reach.txt from fresh self-play:
 #                             120 freestyle 15x15 games at 100 ms a move (two
 #                             batches, seeds 1 and 2, default openings) into
 #                             DIR, then bench reach-make over their records.
@@ -23,7 +23,7 @@ if [[ "${1:-}" == "make" ]]; then
             --records "$dir/rec$seed" >"$dir/arena$seed.out"
     done
     "$bin" bench reach-make "$dir/rec1/games.txt" "$dir/rec2/games.txt" --rule 0 --size 15 \
-        --ms 500 --jobs 2 --out src/lab/bench/reach.txt
+        --ms 500 --jobs 2 --out src/lab/bench/reach/reach.txt
     exit 0
 fi
 "$bin" bench reach "$@"

@@ -7,7 +7,8 @@
 
 use std::process::ExitCode;
 
-use sente::lab::arena::{compare, fake, matchcli, reach, runner, sprtcli, tourcli, tournament};
+use sente::lab::arena::{compare, fake, matchcli, runner, sprtcli, tourcli, tournament};
+use sente::lab::bench::reach::protocol as reach;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))

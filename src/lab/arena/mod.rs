@@ -23,7 +23,6 @@
 //! - `html`: the self-contained tournament report with a game viewer
 //! - `tourcli`: the tournament and merge command lines
 //! - `json`: a small JSON reader for the merge
-//! - `reach`: the reach benchmark played by any brain through the protocol
 //! - `sprtcli`: a played result re-scored (`sente-arena sprt`)
 
 pub mod compare;
@@ -37,7 +36,6 @@ pub mod memory;
 pub mod openings;
 pub mod pool;
 pub mod ratings;
-pub mod reach;
 pub mod referee;
 pub mod report;
 pub mod runner;

@@ -10,7 +10,7 @@
 //! for, and quiet positions, at a fixed time and a fixed node count.
 
 pub mod reach;
-mod reach_make;
+pub mod setup;
 
 use std::time::{Duration, Instant};
 
@@ -20,11 +20,10 @@ use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::{score_text, RuleSet};
 use crate::cli::{eval_kind, search_switch};
+use setup::BENCH_TT_BYTES;
 
 /// Depth searched by `bench` without arguments.
 pub const DEFAULT_DEPTH: u32 = 6;
-/// Transposition table of each bench search (fixed: part of the signature).
-pub const BENCH_TT_BYTES: usize = 16 << 20;
 
 /// One bench position: board size, `INFO rule` bits and moves (`x,y`,
 /// Black first, alternating), or an ASCII board when `ascii` is set.
@@ -187,15 +186,6 @@ impl BenchReport {
     }
 }
 
-/// The search switches of this process's bench runs: default, or what
-/// `main_bench` read from the command line (`crate::cli::search_switch`).
-static OPTIONS: std::sync::OnceLock<SearchOptions> = std::sync::OnceLock::new();
-
-/// A bench engine: a table of exactly `tt_bytes`, the run's switches.
-pub(crate) fn bench_engine(tt_bytes: usize) -> Engine {
-    Engine::with_table_bytes_and(tt_bytes, OPTIONS.get().copied().unwrap_or_default())
-}
-
 fn run_one(
     spec: &Spec,
     limits: Limits,
@@ -206,7 +196,7 @@ fn run_one(
     let board = board_of(spec);
     let options = SearchOptions {
         eval,
-        ..OPTIONS.get().copied().unwrap_or_default()
+        ..setup::options()
     };
     let mut engine = Engine::with_table_bytes_and(tt_bytes, options);
     engine.set_threads(threads as i64);
@@ -479,7 +469,7 @@ pub fn main_bench(args: &[String]) -> i32 {
     let switches = o;
     // `bench reach` builds its engines from OPTIONS: the evaluation too.
     o.eval = eval;
-    let _ = OPTIONS.set(o);
+    setup::set_options(o);
     if switches != SearchOptions::default() {
         println!("Switches        : {switches:?}");
     }

@@ -8,7 +8,8 @@
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
-use super::reach::*;
+use super::run::*;
+use super::suite::*;
 use crate::brain::game::rules;
 use crate::brain::game::{Board, Pos};
 use crate::brain::search::params::MAX_THREATS;
@@ -372,7 +373,7 @@ pub fn make(
     let _ = writeln!(
         out,
         "# Reach benchmark positions (bench reach); made by `pbrain-sente bench reach-make`\n\
-         # (see src/lab/bench/reach.rs, `make`) from self-play records: tactical positions\n\
+         # (see src/lab/bench/reach/make.rs) from self-play records: tactical positions\n\
          # proven won by the VCT solver ({PROVE_VCT_NODES} nodes) that the engine misses in\n\
          # {ms} ms; answer sets = every first move the solver starts a VCT with\n\
          # ({ANSWER_NODES} nodes each) and every other near cell after which every reply\n\

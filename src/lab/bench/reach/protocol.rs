@@ -1,5 +1,5 @@
 //! `sente-arena reach`: the reach benchmark (`bench::reach`, the positions
-//! of `src/lab/bench/reach.txt`) played by any Gomocup brain through the
+//! of `src/lab/bench/reach/reach.txt`) played by any Gomocup brain through the
 //! protocol, so that an external engine can be measured on the same
 //! positions as `pbrain-sente bench reach`. Each position gets a fresh
 //! engine, set up as a manager sets up a game (`game::start_engine`: START,
@@ -14,13 +14,15 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::engine::Failure;
-use super::game::{failure_termination, send_board, start_engine, wait_within, GameConfig};
-use super::json::{number, quote};
-use super::referee::{Referee, Termination, Verdict};
+use super::suite::{percentile, positions, Kind, ReachPos, Set, Which};
 use crate::brain::types::RuleSet;
 use crate::cli::{num, parse_bytes, value};
-use crate::lab::bench::reach::{percentile, positions, Kind, ReachPos, Set, Which};
+use crate::lab::arena::engine::Failure;
+use crate::lab::arena::game::{
+    failure_termination, send_board, start_engine, wait_within, GameConfig,
+};
+use crate::lab::arena::json::{number, quote};
+use crate::lab::arena::referee::{Referee, Termination, Verdict};
 
 pub const USAGE: &str = "\
 usage: sente-arena reach --engine CMD [--ms MS] [--set dev|held|all] [--tolerance MS]
@@ -487,7 +489,7 @@ mod tests {
         assert_eq!((s.answered, s.timeouts, s.illegal, s.crashes), (2, 1, 1, 0));
         assert_eq!((s.median_ms, s.p90_ms), (10.0, 20.0));
         let cfg = parse(&args("reach --engine e")).unwrap().unwrap();
-        let j = super::super::json::parse(&json_text(&cfg, &s, &lines)).unwrap();
+        let j = crate::lab::arena::json::parse(&json_text(&cfg, &s, &lines)).unwrap();
         assert_eq!(j.u64_field("timeouts"), Ok(1));
         assert_eq!(j.arr_field("positions").unwrap().len(), 4);
     }
