@@ -42,48 +42,65 @@
 //!
 //! # Map of the code
 //!
+//! Two wings and the ground between them. The binaries sit on top:
+//!
 //! - `src/main.rs`: `pbrain-sente`, the protocol loop, or `bench` / `tune` /
-//!   `datagen`.
+//!   `datagen` from the laboratory.
 //! - `src/bin/sente-arena.rs`: the arena's command line.
-//! - `src/brain/engine/`: the engine facade. It owns the searcher, pondering
+//!
+//! **The engine wing, `src/brain/`**: what plays a game, and nothing else.
+//!
+//! - `brain/protocol/`: command parsing, answers, the session that turns
+//!   commands into engine calls, and the reader and writer I/O threads.
+//! - `brain/engine/`: the engine facade. It owns the searcher, pondering
 //!   (`engine/ponder.rs`), the SWAP2 strategy (`engine/swap2.rs`), time
 //!   planning and the legality guard (`engine/legal.rs`); `go(limits) -> move`.
-//! - `src/brain/protocol/`: command parsing, answers, the session that turns
-//!   commands into engine calls, and the reader and writer I/O threads.
-//! - `src/brain/game/`: the board (padded cells, incremental line keys, near cells,
-//!   Zobrist key), pattern tables per rule, rules (wins, renju forbidden
-//!   points).
-//! - `src/brain/eval/`: the incremental pattern evaluation and its fitted weights
+//! - `brain/search/`: the searcher (`mod.rs`), its root probe (`root.rs`),
+//!   iterative deepening (`deepening.rs`) and the root iteration it shares
+//!   with the Lazy SMP helpers (`iteration.rs`, `smp.rs`), the PVS tree
+//!   (`alphabeta.rs`), transposition table (`tt.rs`), move generation and
+//!   ordering, the learned move policy (`policy.rs`, tables generated into
+//!   `policy_weights.rs`; its ordering, reductions and pruning are switches,
+//!   off by default), the VCF/VCT threat solver (`threat.rs`), time manager
+//!   (`time.rs`), watchdog, and `params.rs`: every tunable of the search.
+//! - `brain/eval/`: the incremental pattern evaluation and its fitted weights
 //!   (`eval/weights.rs`); the learned network (`eval/net.rs`: its form,
 //!   weights file and float reference; `eval/netq.rs`: its integer SIMD
 //!   inference, kept by the evaluator when `--eval net` selects it).
-//! - `src/brain/search/`: the searcher (`mod.rs`), its root probe (`root.rs`) and
-//!   iterative deepening (`deepening.rs`), the PVS tree (`alphabeta.rs`), transposition
-//!   table (`tt.rs`), move generation and ordering, the learned move policy
-//!   (`policy.rs`, tables generated into `policy_weights.rs`; its ordering,
-//!   reductions and pruning are switches, off by default), the VCF/VCT threat solver
-//!   (`threat.rs`), time manager (`time.rs`), watchdog, Lazy SMP helpers
-//!   (`smp.rs`), and `params.rs`: every tunable of the search.
-//! - `src/lab/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
+//! - `brain/game/`: the board (padded cells, incremental line keys, near
+//!   cells, Zobrist key), pattern tables per rule, rules (wins, renju
+//!   forbidden points).
+//! - `brain/types.rs`: colours, rules, scores; `brain/hugepages.rs`:
+//!   transparent huge pages for the large tables (Linux).
+//!
+//! **Between the wings, `src/cli.rs`**: the command-line helpers that
+//! `main.rs` and the laboratory share (numbers, byte counts, rules, points,
+//! the search switches and `--eval`). The engine reads no command line.
+//!
+//! **The laboratory wing, `src/lab/`**: the tools that measure and improve
+//! the engine.
+//!
+//! - `lab/arena/`: the referee, the match runner and tournaments
+//!   (`sente-arena`), their statistics, ratings and reports.
+//! - `lab/bench/`: the bench suite (`mod.rs`; its node count is the
+//!   search's signature) and the reach benchmark (`bench/reach/`: its
+//!   positions in `reach.txt`, run in process, rebuilt from arena records,
+//!   or played by any brain through the protocol with `sente-arena reach`).
+//! - `lab/datagen/`: the self-play data generator (`pbrain-sente datagen`)
+//!   and the record format its games are written in (`datagen/record.rs`),
+//!   read by the net trainer and the policy fitter.
+//! - `lab/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
 //!   fits `eval/weights.rs` to arena records, the network's trainer
 //!   (`tune/net/`, `pbrain-sente tune net`) on `datagen` records, and the
 //!   move policy's fitter (`tune policy`, `tune/policy/`), which fits
 //!   `search/policy_weights.rs` to the moves of self-play records.
-//! - `src/lab/datagen/`: the self-play data generator (`pbrain-sente datagen`)
-//!   and the record format its games are written in (`datagen/record.rs`),
-//!   read by the net trainer and the policy fitter.
-//! - `src/lab/arena/`: the referee and match runner (`sente-arena`).
-//! - `src/lab/bench/`: the bench suite (`mod.rs`; its node count is the
-//!   search's signature) and the reach benchmark (`reach.rs`, positions in
-//!   `reach.txt`).
-//! - `src/hugepages.rs`: transparent huge pages for the large tables (Linux).
-//! - `src/types.rs`: colours, rules, scores.
 //!
-//! Dependencies run one way: `game` ← `eval` ← `search` ← `engine` ←
-//! `protocol`; `bench`, `tune`, `datagen` and `arena` sit on top of the
-//! engine as tools. Nothing in `game`, `eval`, `search` or `engine` imports
-//! `protocol`, `arena`, `tune` or `datagen`, and inside `game` `geometry` ← `zobrist` ←
-//! `board` ← `pattern` ← `rules` has no circle.
+//! Dependencies run one way, and a test keeps them so
+//! (`protocol-tests/layering.rs`): inside the engine wing `types` ←
+//! `game` ← `eval` ← `search` ← `engine` ← `protocol`; then `cli`; then
+//! the laboratory, `arena` ← `bench`, `datagen` ← `tune`. No room imports a
+//! room beside or above it, and no two files import each other, directly
+//! or round a circle.
 //!
 //! Measured results (matches, SPRTs, fits, speeds) and the history of each
 //! design choice are in `scripts/RESULTS.md`.
