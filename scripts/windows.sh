@@ -43,38 +43,109 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# The oldest rustc that builds Sente: 1.87, for u64::is_multiple_of, which
+# the search uses (edition 2021 needs only 1.56, every locked dependency
+# asks for 1.71 at most, and the x86_64-win7-windows-gnu target is older
+# too). With -Zbuild-std this rustc compiles the std source of rust-web-src,
+# which must be the same release: check_toolchain compares the packages.
+MIN_RUSTC=1.87
+
+# Is the toolchain in $1 usable? Runs its rustc and cargo, compares rustc's
+# version with MIN_RUSTC and the packages' versions with one another, and
+# asks ldd for shared libraries that cannot be found. Prints nothing and
+# returns 0 when all is well; otherwise sets TOOLCHAIN_PROBLEM to what is
+# wrong and TOOLCHAIN_FIX to what to do, and returns 1.
+# Debian 12 gets newer rustc-web packages through its security suite.
+SECURITY_FIX="let apt see Debian's security suite, where newer rustc-web packages come: 'Suites: bookworm-security' in /etc/apt/sources.list.d/debian.sources (URIs: http://deb.debian.org/debian-security) or 'deb http://deb.debian.org/debian-security bookworm-security main' in /etc/apt/sources.list, then 'apt-get update'; 'apt-cache policy rustc-web' should then offer $MIN_RUSTC or newer."
+TOOLCHAIN_PROBLEM=
+TOOLCHAIN_FIX=
+check_toolchain() {
+  local prefix=$1 f v missing=() libs
+  TOOLCHAIN_PROBLEM=
+  # Missing libraries first: they are why rustc or cargo would not start.
+  for f in "$prefix/usr/bin/rustc" "$prefix/usr/bin/cargo" \
+      "$prefix"/usr/lib/x86_64-linux-gnu/librustc_driver-*.so; do
+    [ -e "$f" ] || continue
+    libs=$("$prefix/run" ldd "$f" 2>/dev/null | awk '/not found/ { print $1 }') || true
+    [ -n "$libs" ] && mapfile -t -O "${#missing[@]}" missing <<< "$libs"
+  done
+  if [ ${#missing[@]} != 0 ]; then
+    TOOLCHAIN_PROBLEM="shared libraries not found: $(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')(ldd on its rustc and cargo)."
+    TOOLCHAIN_FIX="install the Debian packages that hold them ('apt-file search NAME' names them; libpcre.so.3 is in libpcre3), or $SECURITY_FIX"
+    return 1
+  fi
+  # The unpacked programs by their paths: PATH would fall back on the system's.
+  for f in rustc cargo; do
+    if [ ! -x "$prefix/usr/bin/$f" ] || ! "$prefix/run" "$prefix/usr/bin/$f" -V >/dev/null 2>&1; then
+      TOOLCHAIN_PROBLEM="'usr/bin/$f -V' fails: $("$prefix/run" "$prefix/usr/bin/$f" -V 2>&1 | head -1)"
+      TOOLCHAIN_FIX=$SECURITY_FIX
+      return 1
+    fi
+  done
+  v=$("$prefix/run" "$prefix/usr/bin/rustc" -V)
+  if [[ ! $v =~ ^rustc\ ([0-9]+\.[0-9]+\.[0-9]+) ]] ||
+      [ "$(printf '%s\n' "$MIN_RUSTC" "${BASH_REMATCH[1]}" | sort -V | head -1)" != "$MIN_RUSTC" ]; then
+    TOOLCHAIN_PROBLEM="its rustc is too old or of unknown version ('$v'); Sente needs $MIN_RUSTC or newer."
+    TOOLCHAIN_FIX=$SECURITY_FIX
+    return 1
+  fi
+  if [ -f "$prefix/.versions" ] && [ "$(awk '{ print $2 }' "$prefix/.versions" | sort -u | wc -l)" != 1 ]; then
+    TOOLCHAIN_PROBLEM="its packages are of different versions ($(tr '\n' ' ' < "$prefix/.versions")); -Zbuild-std needs rust-web-src of the compiler's own release."
+    TOOLCHAIN_FIX="wait until 'apt-cache policy $RUST_PKGS' shows one version for all four (a mirror in mid-sync can mix them)."
+    return 1
+  fi
+}
+
 # Unpack rustc-web, cargo-web and the std source into $CACHE/rust, with the
 # shared libraries they need that this system lacks (apt works out which:
 # it downloads, into a private folder, what installing them would add).
+# Then check it (check_toolchain), so that a toolchain that cannot build
+# stops the script here, before the long build, with one message.
 fetch_toolchain() {
   local prefix=$CACHE/rust
-  if [ -f "$prefix/.complete" ] && "$prefix/run" rustc -V >/dev/null 2>&1; then
+  if [ -f "$prefix/.complete" ] && check_toolchain "$prefix"; then
     return
   fi
+  [ -f "$prefix/.complete" ] && log "the toolchain in $prefix fails its check ($TOOLCHAIN_PROBLEM); fetching it again"
   apt_update_once
+  # shellcheck disable=SC2086 # RUST_PKGS is a list
+  need_candidates $RUST_PKGS
   log "fetching $RUST_PKGS into $prefix"
   rm -rf "$prefix" "$CACHE/debs"
   mkdir -p "$CACHE/debs/partial" "$prefix"
   # --download-only installs nothing; the private archive folder keeps the
   # system's apt cache out of it (the sandbox user could not write there).
+  # shellcheck disable=SC2086 # RUST_PKGS is a list
   as_root apt-get install -y -qq --download-only --no-install-recommends \
     -o Dir::Cache::archives="$CACHE/debs" -o APT::Sandbox::User=root $RUST_PKGS >&2
-  local deb
+  local deb p
   for deb in "$CACHE"/debs/*.deb; do
     dpkg -x "$deb" "$prefix"
   done
+  # The versions of the toolchain's own packages, for check_toolchain.
+  for p in $RUST_PKGS; do
+    for deb in "$CACHE"/debs/"${p}"_*.deb; do
+      [ -f "$deb" ] && echo "$p $(dpkg-deb -f "$deb" Version)" >> "$prefix/.versions"
+    done
+  done
   rm -rf "$CACHE/debs"
   # A runner that puts the prefix's programs and libraries first, so the
-  # unpacked cargo and rustc find their own shared libraries.
+  # unpacked cargo and rustc find their own shared libraries (some, such as
+  # libpcre3's, unpack under lib/ rather than usr/lib/).
   cat > "$prefix/run" <<'EOF'
 #!/bin/sh
 P=$(dirname "$(readlink -f "$0")")
 PATH=$P/usr/bin:$PATH
-LD_LIBRARY_PATH=$P/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+LD_LIBRARY_PATH=$P/usr/lib/x86_64-linux-gnu:$P/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PATH LD_LIBRARY_PATH
 exec "$@"
 EOF
   chmod +x "$prefix/run"
+  if ! check_toolchain "$prefix"; then
+    die "the Rust toolchain unpacked from Debian's packages into $prefix cannot build Sente: $TOOLCHAIN_PROBLEM
+  What to do: $TOOLCHAIN_FIX
+  Then rerun (a toolchain that fails this check is fetched again)."
+  fi
   "$prefix/run" rustc -V >&2
   "$prefix/run" cargo -V >&2
   touch "$prefix/.complete"
@@ -89,7 +160,7 @@ log "building pbrain-sente $VERSION for $TARGET"
 # Windows build: its own target folder, the toolchain's rustc and cargo, std
 # built from source, MinGW's gcc as the linker, no debug info, stripped.
 RUSTC_BOOTSTRAP=1 \
-  RUSTFLAGS= \
+  RUSTFLAGS='' \
   CARGO_TARGET_DIR="$ROOT/target/windows" \
   CARGO_PROFILE_RELEASE_DEBUG=0 \
   CARGO_PROFILE_RELEASE_STRIP=true \
