@@ -31,7 +31,7 @@
 //! A/B matches. `protocol-tests/tactics.rs` checks the solver against
 //! independent references, and `bash scripts/tactics.sh` prints the tactics
 //! suite's solve rate, median and 90th-percentile times and the solver's
-//! speed.
+//! speed (`pbrain-sente bench threats`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -670,5 +670,4 @@ pub fn find_vct(
 }
 
 #[cfg(test)]
-#[path = "threat_tests.rs"]
 mod tests;
