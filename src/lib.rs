@@ -85,6 +85,18 @@
 //! `protocol`, `arena`, `tune` or `datagen`, and inside `game` `geometry` ← `zobrist` ←
 //! `board` ← `pattern` ← `rules` has no circle.
 //!
+//! # Tests
+//!
+//! A module's unit tests are its child module `tests`, under `#[cfg(test)]`:
+//! inline (`mod tests { … }` at the end of the file) in a file module, or
+//! `tests.rs` beside `mod.rs` in a folder module when they are long (longer
+//! still: children of `tests`, as `search/threat/tests/long.rs`). No
+//! `#[path]` attributes. Tests that run the binaries or cross modules are
+//! the integration tests in `protocol-tests/`, one file per Cargo `[[test]]`,
+//! sharing `protocol-tests/harness/`. Every test can fail: a figure that is
+//! only printed (speed, strength, error rates) is a `pbrain-sente bench …`
+//! or `sente-arena …` subcommand, not a test.
+//!
 //! Measured results (matches, SPRTs, fits, speeds) and the history of each
 //! design choice are in `scripts/RESULTS.md`.
 
