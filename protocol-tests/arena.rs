@@ -3,7 +3,6 @@
 //! shell engines in protocol-tests/engines/) and must score every forfeit
 //! correctly, write the JSON contract, stop an SPRT, and never hang.
 
-#[path = "harness/mod.rs"]
 mod harness;
 
 use std::path::{Path, PathBuf};

@@ -9,7 +9,6 @@
 //! (each change reallocates the tables). Everything else goes, including
 //! BOARD lists cut short, binary bytes and lines of 70,000 bytes.
 
-#[path = "harness/mod.rs"]
 mod harness;
 
 use std::time::{Duration, Instant};

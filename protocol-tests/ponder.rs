@@ -9,7 +9,6 @@
 //! Timing bounds are generous (the manager's own: the turn limit plus its
 //! 1 s tolerance); what is asserted exactly is the hit or miss itself.
 
-#[path = "harness/mod.rs"]
 mod harness;
 
 use std::collections::HashSet;

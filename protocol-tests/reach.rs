@@ -4,7 +4,6 @@
 //! the per-position lines, and every answer must be a legal point of its
 //! position.
 
-#[path = "harness/mod.rs"]
 mod harness;
 
 use std::process::Command;

@@ -12,7 +12,6 @@
 //! Games run in parallel with short turn limits so the whole test takes
 //! well under a minute on two cores.
 
-#[path = "harness/mod.rs"]
 mod harness;
 
 use std::thread;

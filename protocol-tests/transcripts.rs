@@ -25,7 +25,6 @@
 //! `SENTE_ENGINE` (see the harness) runs them against another build;
 //! `SENTE_TRANSCRIPTS=commands,board` keeps only the cases of those files.
 
-#[path = "harness/mod.rs"]
 mod harness;
 
 use std::collections::HashSet;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tactics report for the threat solver (src/brain/search/threat.rs), release build:
+# Tactics report for the threat solver (src/brain/search/threat/), release build:
 # the tactics suite (solve rate, median and 90th-percentile time per position,
 # false claims, nodes/s, positions per category), then the speed figures
 # (19-four ladder VCF, VCF/VCT node rates per rule, VCTs of 8+ threats).
@@ -8,6 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --release --quiet --test tactics -- --nocapture 2>&1 | grep -E '^tactics|test result|panicked'
 if [[ "${1:-}" != "--quick" ]]; then
-    cargo test --release --quiet --lib threat::tests -- --ignored --nocapture --test-threads=1 2>&1 \
-        | grep -Ev '^(running|test |$)'
+    cargo build --release --quiet
+    ./target/release/pbrain-sente bench threats
 fi

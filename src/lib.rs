@@ -146,7 +146,7 @@
 //!   depth 12, the move Rapfi played in three of five early positions that
 //!   0.7.5 lost (none before; 0.7.5 needed depth 14). The SPRT log under
 //!   Strength in `scripts/RESULTS.md` lists what was tried.
-//! - **Threat search** (`src/brain/search/threat.rs`): VCF (continuous fours)
+//! - **Threat search** (`src/brain/search/threat/`): VCF (continuous fours)
 //!   and VCT (fours and threes) with counter-four handling, renju forbidden
 //!   points on both sides, caro and neutral stones, and its own table. Under
 //!   renju a White defence may also be a move off the three's lines that makes
@@ -236,7 +236,7 @@
 //!   (`alphabeta.rs`), transposition table (`tt.rs`), move generation and
 //!   ordering, the learned move policy (`policy.rs`, tables generated into
 //!   `policy_weights.rs`; its ordering, reductions and pruning are switches,
-//!   off by default), the VCF/VCT threat solver (`threat.rs`), time manager
+//!   off by default), the VCF/VCT threat solver (`threat/`), time manager
 //!   (`time.rs`), watchdog, and `params.rs`: every tunable of the search.
 //! - `brain/eval/`: the incremental pattern evaluation and its fitted weights
 //!   (`eval/weights.rs`); the learned network (`eval/net.rs`: its form,
@@ -276,6 +276,18 @@
 //! the laboratory, `arena` ← `bench`, `datagen` ← `tune`. No room imports a
 //! room beside or above it, and no two files import each other, directly
 //! or round a circle.
+//!
+//! # Tests
+//!
+//! A module's unit tests are its child module `tests`, under `#[cfg(test)]`:
+//! inline (`mod tests { … }` at the end of the file) in a file module, or
+//! `tests.rs` beside `mod.rs` in a folder module when they are long (longer
+//! still: children of `tests`, as `search/threat/tests/long.rs`). No
+//! `#[path]` attributes. Tests that run the binaries or cross modules are
+//! the integration tests in `protocol-tests/`, one file per Cargo `[[test]]`,
+//! sharing `protocol-tests/harness/`. Every test can fail: a figure that is
+//! only printed (speed, strength, error rates) is a `pbrain-sente bench …`
+//! or `sente-arena …` subcommand, not a test.
 //!
 //! Measured results (matches, SPRTs, fits, speeds) and the history of each
 //! design choice are in `scripts/RESULTS.md`.

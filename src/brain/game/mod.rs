@@ -4,7 +4,7 @@ pub mod board;
 pub mod geometry;
 pub mod pattern;
 pub mod rules;
-#[cfg(test)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod testutil;
 pub mod zobrist;
 

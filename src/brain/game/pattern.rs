@@ -431,7 +431,6 @@ mod tests {
     use crate::brain::game::testutil::{Neutral, RandomBoard};
     use crate::brain::game::zobrist::SplitMix64;
     use crate::brain::types::RuleSet;
-    use std::time::Instant;
 
     /// The evaluator refreshes only the cells within distance 4 of a new
     /// stone under freestyle: checked here for every key and colour. The
@@ -594,13 +593,25 @@ mod tests {
         line_pattern(rule, color, key_of(s))
     }
 
+    /// A build is deterministic: a fresh table equals the shared one key
+    /// for key (a lone stone on an empty line makes a one). Its time is in
+    /// `pbrain-sente bench threats`.
     #[test]
-    fn build_time_is_reported() {
+    fn a_fresh_build_is_the_shared_table() {
         for rule in Rule::ALL {
-            let t0 = Instant::now();
-            let t = PatternTable::build(rule);
-            log::info!("{} table built in {:?}", rule.name(), t0.elapsed());
-            assert_eq!(t.get(0, Color::Black), Pattern::Flex1);
+            let fresh = PatternTable::build(rule);
+            let shared = table(rule);
+            for color in [Color::Black, Color::White] {
+                assert_eq!(fresh.get(0, color), Pattern::Flex1, "{}", rule.name());
+                for key in 0..KEYS as u32 {
+                    assert_eq!(fresh.get(key, color), shared.get(key, color), "{key:020b}");
+                    assert_eq!(
+                        fresh.double_four(key, color),
+                        shared.double_four(key, color),
+                        "{key:020b}"
+                    );
+                }
+            }
         }
     }
 

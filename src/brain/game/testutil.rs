@@ -7,7 +7,9 @@
 //! stone count first, then for each stone its cell and, for
 //! `Neutral::OneIn`, the neutral draw), so a seeded test sees the same
 //! positions on every run. Also `renju_overline`, a fixed renju position
-//! that more than one module's tests need.
+//! that more than one module's tests need, and `ladder`, a 32×32 ladder of
+//! fours. `pbrain-sente bench threats` draws its positions here too, so the
+//! module is built outside tests (what only tests use is allowed unused).
 
 use crate::brain::game::board::{Board, Pos};
 use crate::brain::game::rules;
@@ -274,3 +276,41 @@ pub fn renju_overline() -> (Board, Pos) {
     let p = b.pos(4, 1).unwrap();
     (b, p)
 }
+
+/// A staircase of blocked threes on a 32×32 board: each four Black makes
+/// is the first stone of the next three, so the only win is the whole
+/// ladder of `n` fours (the last one open). `dirs`/`split` give each
+/// segment's direction and form (split: stones at +1 and +3, the four on +2).
+pub fn ladder(n: usize, dirs: [(i64, i64); 4], split: [bool; 4]) -> Option<Board> {
+    let mut b = Board::square(32, RuleSet::from(crate::brain::types::Rule::Freestyle)).unwrap();
+    let (mut x, mut y) = (1i64, 1i64);
+    let put = |b: &mut Board, x: i64, y: i64, c: Color| -> Option<()> {
+        let p = b.pos(x, y)?;
+        if !b.is_empty(p) {
+            return None;
+        }
+        b.make(p, c);
+        Some(())
+    };
+    put(&mut b, x, y, Color::Black)?;
+    for k in 0..n {
+        let (dx, dy) = dirs[k % 4];
+        let sp = split[k % 4];
+        put(&mut b, x + dx, y + dy, Color::Black)?;
+        let far = if sp { 3 } else { 2 };
+        put(&mut b, x + far * dx, y + far * dy, Color::Black)?;
+        if k + 1 < n {
+            put(&mut b, x - dx, y - dy, Color::White)?;
+        }
+        let step = if sp { 2 } else { 3 };
+        x += step * dx;
+        y += step * dy;
+    }
+    b.set_to_move(Color::Black);
+    Some(b)
+}
+
+/// The ladder of the long test and of `bench threats`: 19 fours.
+pub const LADDER_FOURS: usize = 19;
+/// Its segments' directions.
+pub const LADDER_DIRS: [(i64, i64); 4] = [(1, 0), (1, 1), (0, 1), (1, 1)];

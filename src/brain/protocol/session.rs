@@ -28,10 +28,8 @@ use crate::brain::game::board::EMPTY;
 use crate::brain::game::pattern;
 use crate::brain::game::rules::{finished, forbidden_points};
 use crate::brain::game::Board;
+use crate::brain::search::time::UNLIMITED_LEFT;
 use crate::brain::types::{score_text, Color, Rule, RuleSet};
-
-/// `INFO time_left` at or above this means "untimed".
-const UNLIMITED_TIME: i64 = i32::MAX as i64;
 
 pub const ENGINE_NAME: &str = "Sente";
 pub const ENGINE_AUTHOR: &str = "Sente developers";
@@ -285,7 +283,7 @@ impl Session {
             Info::TimeoutTurn(v) if v < 0 => log::warn!("INFO timeout_turn {v}: ignored"),
             Info::TimeoutTurn(v) => s.timeout_turn = nonneg(v),
             Info::TimeoutMatch(v) => s.timeout_match = nonneg(v).filter(|&v| v > 0),
-            Info::TimeLeft(v) => s.time_left = (v < UNLIMITED_TIME).then_some(v),
+            Info::TimeLeft(v) => s.time_left = (v < UNLIMITED_LEFT).then_some(v),
             Info::MaxMemory(v) => {
                 s.max_memory = nonneg(v).unwrap_or(0);
                 self.engine

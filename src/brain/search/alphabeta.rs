@@ -63,7 +63,7 @@ use crate::brain::game::board::Pos;
 use crate::brain::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
 
 use super::movegen::{generate, unforced, Gen, Position};
-use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY, SORTED_HEAD};
+use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY};
 use super::params;
 use super::policy;
 use super::threat::ThreatSolver;
@@ -547,7 +547,7 @@ impl<'a, 'b> Tree<'a, 'b> {
 
         let mut quiets_tried: Vec<Pos> = Vec::new();
         for i in 0..scored.len() {
-            if i == SORTED_HEAD {
+            if i == params::SORTED_HEAD {
                 sort_tail(&mut scored);
             }
             let m = scored[i].0;

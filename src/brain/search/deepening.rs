@@ -14,6 +14,10 @@ use super::{SearchInfo, SearchRequest};
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::{is_mate_score, Score, MATE};
 
+/// The deepest iteration: `MAX_PLY` less room for the extensions and the
+/// four quiescence past the nominal depth (layout, not a tunable).
+const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
+
 /// What iterative deepening hands back.
 pub(super) struct Deepened {
     /// The root moves of the last completed iteration, best first (with a
@@ -63,8 +67,8 @@ impl Deepening<'_> {
         let max_depth = req
             .max_depth
             .map(|d| d.max(1) as i32)
-            .unwrap_or(MAX_PLY as i32 - 8)
-            .min(MAX_PLY as i32 - 8)
+            .unwrap_or(MAX_DEPTH)
+            .min(MAX_DEPTH)
             .min(self.empty as i32);
         // Lazy SMP: helpers search the same root moves with the shared
         // table until the main thread is done; only the main thread's

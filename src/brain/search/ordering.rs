@@ -13,7 +13,8 @@ use super::policy;
 
 pub const MAX_PLY: usize = 128;
 
-/// Above every other ordering score: the hash move always comes first.
+/// Above every other ordering score: the hash move always comes first (a
+/// rank, not a tunable: not in `params`).
 const HASH_BONUS: i32 = 1 << 28;
 
 /// Killer moves per ply and a history table per colour.
@@ -113,9 +114,9 @@ impl Ordering {
         out: &mut Vec<(Pos, i32)>,
     ) {
         self.score_into(pos, ply, hash_move, moves, out);
-        if out.len() > SORTED_HEAD {
-            out.select_nth_unstable_by(SORTED_HEAD - 1, by_score);
-            out[..SORTED_HEAD].sort_unstable_by(by_score);
+        if out.len() > params::SORTED_HEAD {
+            out.select_nth_unstable_by(params::SORTED_HEAD - 1, by_score);
+            out[..params::SORTED_HEAD].sort_unstable_by(by_score);
         } else {
             out.sort_unstable_by(by_score);
         }
@@ -169,14 +170,11 @@ pub fn static_score(pos: &Position, m: Pos) -> i32 {
         + pos.ev.value(m, opp) / params::DEFENCE_VALUE_DIVISOR
 }
 
-/// Moves sorted whole by `Ordering::score_head`.
-pub const SORTED_HEAD: usize = 8;
-
 /// Sort what `score_head` left unsorted.
 #[inline]
 pub fn sort_tail(scored: &mut [(Pos, i32)]) {
-    if scored.len() > SORTED_HEAD {
-        scored[SORTED_HEAD..].sort_unstable_by(by_score);
+    if scored.len() > params::SORTED_HEAD {
+        scored[params::SORTED_HEAD..].sort_unstable_by(by_score);
     }
 }
 
@@ -275,11 +273,11 @@ mod tests {
                 let (mut full, mut head) = (Vec::new(), Vec::new());
                 ord.score(&pos, ply % 4, hash, &moves, &mut full);
                 ord.score_head(&pos, ply % 4, hash, &moves, &mut head);
-                let n = SORTED_HEAD.min(full.len());
+                let n = params::SORTED_HEAD.min(full.len());
                 assert_eq!(head[..n], full[..n], "the head is the full order's head");
                 sort_tail(&mut head);
                 assert_eq!(head, full);
-                checked += (full.len() > SORTED_HEAD) as usize;
+                checked += (full.len() > params::SORTED_HEAD) as usize;
                 pos.make(m);
             }
         }

@@ -7,8 +7,13 @@
 //! the bench signature; record the new one in the commit.
 //!
 //! Not here: evaluation weights (`crate::brain::eval::weights`), memory sizing
-//! (`DEFAULT_MEMORY` and the table's share, in `search::tt`) and sizes that
-//! are layout rather than tuning (`MAX_PLY`, table bits, `MAX_THREADS`).
+//! (`DEFAULT_MEMORY` and the table's share, in `search::tt`), sizes that
+//! are layout rather than tuning (`MAX_PLY`, table bits, `MAX_THREADS`, and
+//! `MAX_DEPTH` in `search::deepening`, the deepest iteration, which leaves
+//! `MAX_PLY` room for extensions), `HASH_BONUS` in `search::ordering` (not a
+//! value but a rank: above every other ordering score) and `UNLIMITED_LEFT`
+//! in `search::time` (the protocol's "untimed" `time_left`, which the
+//! session reads too).
 
 use std::time::Duration;
 
@@ -113,6 +118,9 @@ pub const HISTORY_FADE_DIVISOR: i32 = 4;
 pub const HISTORY_ORDER_DIVISOR: i32 = 64;
 /// The opponent's pattern value at a move counts `1 / DEFENCE_VALUE_DIVISOR`.
 pub const DEFENCE_VALUE_DIVISOR: i32 = 2;
+/// Moves `Ordering::score_head` sorts whole; the rest are sorted only when
+/// the node gets that far (`sort_tail`).
+pub const SORTED_HEAD: usize = 8;
 
 // Transposition table replacement.
 
@@ -158,6 +166,21 @@ pub const DEFEND_MAX_NODES: u64 = 150_000;
 
 /// Longest attack (in attacker moves) VCF/VCT iterative deepening tries.
 pub const MAX_THREATS: u32 = 40;
+
+// Threat solver: the order of the attacker's moves (`attacker_moves`), by
+// rank, highest first; a move that also makes two or more threes gets
+// `THREAT_MULTI_THREE_BONUS` within its rank (ranks are doubled for it).
+
+/// An open four or a double four.
+pub const THREAT_RANK_WINNING_FOUR: u8 = 4;
+/// A four that also makes a three.
+pub const THREAT_RANK_FOUR_THREE: u8 = 3;
+/// Any other four.
+pub const THREAT_RANK_FOUR: u8 = 2;
+/// Under VCT, a three (open, or a wide closed one).
+pub const THREAT_RANK_THREE: u8 = 1;
+/// Within a rank, a move making two or more threes first.
+pub const THREAT_MULTI_THREE_BONUS: u8 = 1;
 
 // Time manager (`time::plan`).
 

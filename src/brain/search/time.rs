@@ -59,7 +59,9 @@ impl Default for Limits {
     }
 }
 
-/// `time_left` value managers send when the game is not timed.
+/// `time_left` value managers send when the game is not timed (`i32::MAX`;
+/// at or above it, the session and `plan` read "untimed"). Defined once,
+/// here; the protocol's session uses it too.
 pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
 
 /// Per-move plan in milliseconds from `Limits::start`.

@@ -1,15 +1,17 @@
 //! `sente-arena sprt`: the SPRT and the Elo interval of a result already
 //! played, from its pair counts (pentanomial) or its W-D-L, so that a logged
 //! match can be re-scored with the arena's current statistics (the exact
-//! GSPRT) without playing it again.
+//! GSPRT) without playing it again; or, with `--error-table`, the SPRT's
+//! error rates by simulation (`stats::errors`).
 
 use super::report;
-use super::stats::{Sprt, Tally};
+use super::stats::{errors, Sprt, Tally};
 use crate::cli::{num, value};
 
 pub const USAGE: &str = "\
 usage: sente-arena sprt (--penta P0/P1/P2/P3/P4 | --wdl W-D-L | both)
                         [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
+       sente-arena sprt --error-table [--runs N] [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
 
   re-scores a played result: score, Elo ± 95 %, LOS and the SPRT's LLR and
   decision as a match run now would print them
@@ -18,6 +20,8 @@ usage: sente-arena sprt (--penta P0/P1/P2/P3/P4 | --wdl W-D-L | both)
                     (with --penta, the games' counts; alone, a trinomial SPRT)
   --elo0, --elo1    the hypotheses, logistic Elo [0, 10]
   --alpha, --beta   error rates [0.05, 0.05]
+  --error-table     instead: the SPRT's error rates on colour-decided pairs,
+                    N simulated SPRTs per row [5000; minutes], as a Markdown table
 ";
 
 /// What `sprt` is asked.
@@ -25,6 +29,9 @@ usage: sente-arena sprt (--penta P0/P1/P2/P3/P4 | --wdl W-D-L | both)
 pub struct Rescore {
     pub tally: Tally,
     pub sprt: Sprt,
+    /// `--error-table`: simulated SPRTs per row of the error-rate table,
+    /// printed instead of a result (the tally is then empty).
+    pub table_runs: Option<u32>,
 }
 
 /// Whether `args` ask for `sprt`.
@@ -56,10 +63,13 @@ pub fn parse(args: &[String]) -> Result<Option<Rescore>, String> {
         alpha: 0.05,
         beta: 0.05,
     };
+    let mut table_runs = None;
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--help" | "-h" => return Ok(None),
+            "--error-table" => table_runs = Some(table_runs.unwrap_or(5000)),
+            "--runs" => table_runs = Some(num(a, &value(&mut it, a)?)?),
             "--penta" => {
                 penta = Some(counts(
                     a,
@@ -84,6 +94,16 @@ pub fn parse(args: &[String]) -> Result<Option<Rescore>, String> {
         return Err("sprt: --alpha and --beta must lie in (0, 0.5)".into());
     }
     let mut tally = Tally::default();
+    if table_runs.is_some() {
+        if penta.is_some() || wdl.is_some() || !args.iter().any(|a| a == "--error-table") {
+            return Err("sprt: --runs goes with --error-table, --penta and --wdl without".into());
+        }
+        return Ok(Some(Rescore {
+            tally,
+            sprt,
+            table_runs,
+        }));
+    }
     match (penta, wdl) {
         (None, None) => return Err("sprt: give --penta, --wdl or both".into()),
         (p, Some([w, d, l])) => {
@@ -117,11 +137,19 @@ pub fn parse(args: &[String]) -> Result<Option<Rescore>, String> {
             tally.losses = 2 * p[0] + p[1] + p[2];
         }
     }
-    Ok(Some(Rescore { tally, sprt }))
+    Ok(Some(Rescore {
+        tally,
+        sprt,
+        table_runs: None,
+    }))
 }
 
-/// The report `sprt` prints: the match summary's result and SPRT lines.
+/// The report `sprt` prints: the match summary's result and SPRT lines, or
+/// the error-rate table.
 pub fn report(r: &Rescore) -> String {
+    if let Some(runs) = r.table_runs {
+        return errors::error_table(&r.sprt, runs);
+    }
     let mut out = report::tally_lines(&r.tally);
     out.push_str(&report::sprt_line(
         &r.sprt,
@@ -185,6 +213,26 @@ mod tests {
     }
 
     #[test]
+    fn the_error_table_is_asked() {
+        let r = parse(&args("sprt --error-table --runs 3 --elo1 5"))
+            .unwrap()
+            .unwrap();
+        assert_eq!((r.table_runs, r.sprt.elo1), (Some(3), 5.0));
+        let text = report(&r);
+        assert!(text.starts_with("| true Elo |"), "{text}");
+        assert_eq!(text.lines().count(), 2 + 14, "{text}");
+        let r = parse(&args("sprt --error-table")).unwrap().unwrap();
+        assert_eq!(r.table_runs, Some(5000));
+        assert_eq!(
+            parse(&args("sprt --penta 1/1/1/1/1"))
+                .unwrap()
+                .unwrap()
+                .table_runs,
+            None
+        );
+    }
+
+    #[test]
     fn bad_input_is_refused() {
         for bad in [
             "sprt",
@@ -199,6 +247,9 @@ mod tests {
             "sprt --penta 0/0/0/0/10 --wdl 5-0-15",
             // 10 pairs of 1 point hold 10 points, not 15.
             "sprt --penta 0/0/10/0/0 --wdl 15-0-5",
+            "sprt --runs 10",
+            "sprt --error-table --wdl 1-2-3",
+            "sprt --error-table --runs x",
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }

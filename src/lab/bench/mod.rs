@@ -11,6 +11,7 @@
 
 pub mod reach;
 pub mod setup;
+mod threats;
 
 use std::time::{Duration, Instant};
 
@@ -434,7 +435,7 @@ fn print_report(r: &BenchReport) {
     println!("TT hit rate     : {:.1}%", r.tt_hit_rate() * 100.0);
 }
 
-/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | reach …] [--eval classic|net]`;
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | threats | reach …] [--eval classic|net]`;
 /// `args` are the words after `bench`. Returns the process exit code.
 /// `--eval net` runs the depth, time, threads, eval and reach benches with the
 /// net (the signature is the classical evaluation's).
@@ -478,7 +479,7 @@ pub fn main_bench(args: &[String]) -> i32 {
     if eval != EvalKind::Classic
         && matches!(
             first,
-            Some("pages" | "reach-make" | "reach-claims" | "net-random")
+            Some("pages" | "reach-make" | "reach-claims" | "net-random" | "threats")
         )
     {
         eprintln!(
@@ -553,6 +554,7 @@ pub fn main_bench(args: &[String]) -> i32 {
         }
         Some("reach") | Some("reach-make") | Some("reach-claims") => reach::main_reach(args),
         Some("net-random") => net_random(&args[1..]),
+        Some("threats") => threats::main_threats(),
         Some("eval") => {
             let rounds = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
             let e = eval_speed(rounds, eval);
@@ -569,7 +571,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE]] [--eval classic|net]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE]] [--eval classic|net]");
                 2
             }
         },

@@ -1,7 +1,8 @@
 //! Unit tests of the threat solver: hand-drawn positions (among them the
 //! renju recursive-three positions, where a White stone off every line of a
 //! Black point makes it forbidden), a scan-based reference VCF on random
-//! positions, full-width checks of VCT claims, and an ignored speed report.
+//! positions, full-width checks of VCT claims; the long ones (a 19-four ladder, the
+//! renju recursive three in all eight symmetries) in `long`.
 
 use super::*;
 use crate::brain::game::rules::is_win;
@@ -484,5 +485,4 @@ fn no_vct_from_a_lone_two() {
     assert!(find_vct(&mut b, Color::White, 200_000, &stop).is_none());
 }
 
-#[path = "threat_tests_long.rs"]
 mod long;

@@ -31,7 +31,7 @@
 //! A/B matches. `protocol-tests/tactics.rs` checks the solver against
 //! independent references, and `bash scripts/tactics.sh` prints the tactics
 //! suite's solve rate, median and 90th-percentile times and the solver's
-//! speed.
+//! speed (`pbrain-sente bench threats`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -424,20 +424,24 @@ impl ThreatSolver {
                 best = best.max(pat);
             }
             let score = if best == Pattern::Flex4 || fours >= 2 {
-                4
+                params::THREAT_RANK_WINNING_FOUR
             } else if fours == 1 && threes > 0 {
-                3
+                params::THREAT_RANK_FOUR_THREE
             } else if fours == 1 {
-                2
+                params::THREAT_RANK_FOUR
             } else if ctx.mode == Mode::Vct && threes > 0 {
-                1
+                params::THREAT_RANK_THREE
             } else {
                 continue;
             };
             if ctx.renju && a == Color::Black && rules::is_forbidden(b, p) {
                 continue;
             }
-            let bonus = if threes >= 2 { 1 } else { 0 };
+            let bonus = if threes >= 2 {
+                params::THREAT_MULTI_THREE_BONUS
+            } else {
+                0
+            };
             scored.push((score * 2 + bonus, p));
         }
         scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -670,5 +674,4 @@ pub fn find_vct(
 }
 
 #[cfg(test)]
-#[path = "threat_tests.rs"]
 mod tests;
