@@ -151,6 +151,13 @@ impl fmt::Display for RuleSet {
 /// win found `plies` half-moves from the root, `-(MATE - plies)` for a loss.
 pub type Score = i32;
 
+/// Search depth in fractions of a ply: `ONE_PLY` units make one ply, so
+/// reductions and extensions can be sized finer than whole plies. Nominal
+/// iteration depths (`INFO` depth, `max_depth`) stay in plies.
+pub type Depth = i32;
+/// Depth units in one ply.
+pub const ONE_PLY: Depth = 16;
+
 pub const MATE: Score = 30_000;
 pub const MATE_BOUND: Score = MATE - 1_000;
 pub const INFINITE: Score = 32_000;

@@ -60,7 +60,7 @@ use std::time::Instant;
 
 use crate::brain::eval::weights::Class;
 use crate::brain::game::board::Pos;
-use crate::brain::types::{mate_in, mated_in, Score, INFINITE, MATE_BOUND};
+use crate::brain::types::{mate_in, mated_in, Depth, Score, INFINITE, MATE_BOUND, ONE_PLY};
 
 use super::movegen::{generate, unforced, Gen, Position};
 use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY};
@@ -70,43 +70,51 @@ use super::threat::ThreatSolver;
 use super::time::TimePlan;
 use super::tt::{Bound, Tt};
 
-/// Late-move reduction of the `i`-th move (0-based) at `depth`: grows with
-/// the logarithms of both, 1 at depth 3 / move 3, 3 at depth 8 / move 20
-/// (`params::LMR_BASE`, `params::LMR_DIVISOR`).
-pub fn lmr_reduction(depth: i32, i: usize) -> i32 {
-    let d = (depth.max(1) as f32).ln();
+/// Whole plies in `depth` (rounded down).
+#[inline]
+pub fn plies(depth: Depth) -> i32 {
+    depth.div_euclid(ONE_PLY)
+}
+
+/// Late-move reduction, in depth units, of the `i`-th move (0-based) at
+/// `depth`: grows with the logarithms of both, 1 ply at depth 3 / move 3, 3
+/// at depth 8 / move 20 (`params::LMR_BASE`, `params::LMR_DIVISOR`), taken
+/// in whole plies.
+pub fn lmr_reduction(depth: Depth, i: usize) -> Depth {
+    let d = (plies(depth).max(1) as f32).ln();
     let m = ((i + 1) as f32).ln();
-    (params::LMR_BASE + d * m / params::LMR_DIVISOR) as i32
+    (params::LMR_BASE + d * m / params::LMR_DIVISOR) as i32 * ONE_PLY
 }
 
 /// Late-move pruning: at depth d at most `params::LMP_BASE` + d² / 2 quiet
 /// moves (`params::LMP_DEPTH_DIVISOR`; twice that at PV nodes:
-/// `params::LMP_PV_FACTOR`).
-fn lmp_limit(depth: i32) -> usize {
-    let d = depth.max(1) as usize;
+/// `params::LMP_PV_FACTOR`), d in whole plies.
+fn lmp_limit(depth: Depth) -> usize {
+    let d = plies(depth).max(1) as usize;
     params::LMP_BASE + d * d / params::LMP_DEPTH_DIVISOR
 }
 
 /// Policy-driven pruning (`PolicyCuts::prune`): the least gap (policy
 /// units below the node's best) at which a quiet move is pruned at `depth`.
-fn policy_prune_gap(depth: i32, pv_node: bool) -> i32 {
+fn policy_prune_gap(depth: Depth, pv_node: bool) -> i32 {
     params::POLICY_PRUNE_GAP
-        + params::POLICY_PRUNE_PER_DEPTH * depth.max(0)
+        + params::POLICY_PRUNE_PER_DEPTH * plies(depth).max(0)
         + if pv_node { params::POLICY_PRUNE_PV } else { 0 }
 }
 
-/// Policy-driven reductions (`PolicyCuts::lmr`): plies added to a late
+/// Policy-driven reductions (`PolicyCuts::lmr`): depth added to a late
 /// quiet move's reduction for its gap below the node's best policy score.
-fn policy_lmr_adjust(gap: i32) -> i32 {
-    if gap < params::POLICY_LMR_CLOSE {
-        -params::POLICY_LMR_CLOSE_LESS
-    } else if gap >= 2 * params::POLICY_LMR_FAR {
-        2
-    } else if gap >= params::POLICY_LMR_FAR {
-        1
-    } else {
-        0
-    }
+fn policy_lmr_adjust(gap: i32) -> Depth {
+    ONE_PLY
+        * if gap < params::POLICY_LMR_CLOSE {
+            -params::POLICY_LMR_CLOSE_LESS
+        } else if gap >= 2 * params::POLICY_LMR_FAR {
+            2
+        } else if gap >= params::POLICY_LMR_FAR {
+            1
+        } else {
+            0
+        }
 }
 
 // Reverse futility pruning: a non-PV node within `params::RFP_MAX_DEPTH`
@@ -188,7 +196,7 @@ pub struct Tree<'a, 'b> {
     /// Per ply: the move a singular-extension test leaves out (else NONE).
     excluded: Vec<Pos>,
     /// Depth of the root iteration under way (extensions stop at twice it).
-    root_depth: i32,
+    root_depth: Depth,
     /// Singular-extension tests run, and how many extended the hash move
     /// (read by the tests).
     se_tests: u64,
@@ -278,23 +286,23 @@ impl<'a, 'b> Tree<'a, 'b> {
     /// Search one root move (already chosen by the caller) to `depth`
     /// within (alpha, beta); returns the score from the root's point of view
     /// and leaves that move's PV in `root_pv()`. A null-window search may be
-    /// `reduction` plies shallower; a move that beats alpha there is
-    /// searched again at full depth.
+    /// `reduction` shallower; a move that beats alpha there is searched
+    /// again at full depth.
     pub fn search_root_move(
         &mut self,
         m: Pos,
-        depth: i32,
+        depth: Depth,
         alpha: Score,
         beta: Score,
         full: bool,
-        reduction: i32,
+        reduction: Depth,
     ) -> Score {
         self.root_depth = depth;
         self.make(m);
         let score = if full {
-            -self.pvs(depth - 1, -beta, -alpha, 1)
+            -self.pvs(depth - ONE_PLY, -beta, -alpha, 1)
         } else {
-            self.search_late(depth - 1, reduction, alpha, beta, 1)
+            self.search_late(depth - ONE_PLY, reduction, alpha, beta, 1)
         };
         self.pos.unmake();
         self.set_pv(0, m);
@@ -302,19 +310,19 @@ impl<'a, 'b> Tree<'a, 'b> {
     }
 
     /// A move after the first, already made, searched for its parent (whose
-    /// window is (alpha, beta)) to `depth`: a null window `reduction` plies
-    /// shallower (at most to depth 1), at full depth again if it beats alpha
+    /// window is (alpha, beta)) to `depth`: a null window `reduction`
+    /// shallower (at most to one ply), at full depth again if it beats alpha
     /// there, and with the full window if it lands inside. Returns the
     /// parent's score; `ply` is the child's.
     fn search_late(
         &mut self,
-        depth: i32,
-        reduction: i32,
+        depth: Depth,
+        reduction: Depth,
         alpha: Score,
         beta: Score,
         ply: usize,
     ) -> Score {
-        let r = reduction.min(depth - 1).max(0);
+        let r = reduction.min(depth - ONE_PLY).max(0);
         let mut score = -self.pvs(depth - r, -alpha - 1, -alpha, ply);
         if r > 0 && score > alpha && !self.aborted {
             score = -self.pvs(depth, -alpha - 1, -alpha, ply);
@@ -326,7 +334,13 @@ impl<'a, 'b> Tree<'a, 'b> {
     }
 
     /// Negamax principal-variation search of the current position.
-    pub fn pvs(&mut self, mut depth: i32, mut alpha: Score, mut beta: Score, ply: usize) -> Score {
+    pub fn pvs(
+        &mut self,
+        mut depth: Depth,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+    ) -> Score {
         self.pv_len[ply] = 0;
         self.nodes += 1;
         if self.nodes.is_multiple_of(params::TREE_CHECK_EVERY) {
@@ -386,7 +400,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                     return self.quiesce(alpha, beta, ply);
                 }
             }
-            depth = 1;
+            depth = ONE_PLY;
         }
 
         let key = self.pos.board.hash();
@@ -417,12 +431,12 @@ impl<'a, 'b> Tree<'a, 'b> {
         if !pv_node
             && excluded.is_none()
             && !horizon
-            && depth <= params::RFP_MAX_DEPTH
+            && depth <= params::RFP_MAX_DEPTH * ONE_PLY
             && beta.abs() < MATE_BOUND
             && unforced(&self.pos)
         {
             let ev = self.pos.ev.evaluate(stm);
-            if ev - params::RFP_MARGIN * depth >= beta {
+            if ev - params::RFP_MARGIN * depth / ONE_PLY >= beta {
                 return ev;
             }
         }
@@ -433,24 +447,29 @@ impl<'a, 'b> Tree<'a, 'b> {
         if let Some(hit) = tt_hit {
             if excluded.is_none()
                 && !horizon
-                && depth >= params::SE_MIN_DEPTH
-                && (ply as i32) < params::SE_MAX_PLY_FACTOR * self.root_depth
+                && depth >= params::SE_MIN_DEPTH * ONE_PLY
+                && (ply as i32) * ONE_PLY < params::SE_MAX_PLY_FACTOR * self.root_depth
                 && !hash_move.is_none()
                 && hit.bound != Bound::Upper
-                && hit.depth >= depth - params::SE_TT_DEPTH
+                && hit.depth >= depth - params::SE_TT_DEPTH * ONE_PLY
                 && hit.score.abs() < MATE_BOUND
             {
-                let sb = hit.score - params::SE_MARGIN * depth;
+                let sb = hit.score - params::SE_MARGIN * depth / ONE_PLY;
                 self.se_tests += 1;
                 self.excluded[ply] = hash_move;
-                let v = self.pvs(depth / params::SE_DEPTH_DIVISOR, sb - 1, sb, ply);
+                let v = self.pvs(
+                    plies(depth) / params::SE_DEPTH_DIVISOR * ONE_PLY,
+                    sb - 1,
+                    sb,
+                    ply,
+                );
                 self.excluded[ply] = Pos::NONE;
                 if self.aborted {
                     return 0;
                 }
                 self.pv_len[ply] = 0;
                 if v < sb {
-                    hash_ext = 1;
+                    hash_ext = ONE_PLY;
                     self.se_extensions += 1;
                 } else if sb >= beta {
                     // Another move beats beta too at half the depth.
@@ -478,7 +497,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && self.pos.legal_for(hash_move, stm)
         {
             self.make(hash_move);
-            let score = -self.pvs(depth - 1 + hash_ext, -beta, -alpha, ply + 1);
+            let score = -self.pvs(depth - ONE_PLY + hash_ext, -beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.aborted {
                 return 0;
@@ -577,15 +596,22 @@ impl<'a, 'b> Tree<'a, 'b> {
             let new_depth = if extend || (m == hash_move && hash_ext > 0) {
                 depth
             } else {
-                depth - 1
+                depth - ONE_PLY
             };
             let score = if i == 0 {
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
             } else {
                 let mut r = 0;
-                if quiet && !killer && depth >= params::LMR_MIN_DEPTH && i >= params::LMR_FULL_MOVES
+                if quiet
+                    && !killer
+                    && depth >= params::LMR_MIN_DEPTH * ONE_PLY
+                    && i >= params::LMR_FULL_MOVES
                 {
-                    let extra = if pv_node { 0 } else { params::LMR_NON_PV_EXTRA };
+                    let extra = if pv_node {
+                        0
+                    } else {
+                        params::LMR_NON_PV_EXTRA * ONE_PLY
+                    };
                     r = lmr_reduction(depth, i) + extra;
                     if cuts.lmr {
                         r = (r + policy_lmr_adjust(gap)).max(0);
@@ -607,7 +633,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                     self.set_pv(ply, m);
                     if score >= beta {
                         if quiet {
-                            self.ord.cutoff(ply, stm, m, depth, &quiets_tried);
+                            self.ord.cutoff(ply, stm, m, plies(depth), &quiets_tried);
                         }
                         break;
                     }
@@ -770,7 +796,7 @@ mod tests {
             let ev = tree.pos.ev.evaluate(tree.pos.stm());
             let beta = ev - above;
             let alpha = if pv { beta - 100 } else { beta - 1 };
-            let score = tree.pvs(depth, alpha, beta, 1);
+            let score = tree.pvs(depth * ONE_PLY, alpha, beta, 1);
             (tree.nodes, score, ev)
         })
     }
@@ -820,13 +846,13 @@ mod tests {
             let key = tree.pos.board.hash();
             // With the four-three left out the side plays something else ...
             tree.excluded[1] = win;
-            tree.pvs(2, -INFINITE, INFINITE, 1);
+            tree.pvs(2 * ONE_PLY, -INFINITE, INFINITE, 1);
             tree.excluded[1] = Pos::NONE;
             assert!(tree.pv_len[1] > 0 && tree.pv[1][0] != win);
             // ... and the partial search left no entry for the position.
             assert!(tt.probe(key, 1).is_none());
             // With it, the win.
-            assert!(tree.pvs(2, -INFINITE, INFINITE, 1) >= MATE_BOUND);
+            assert!(tree.pvs(2 * ONE_PLY, -INFINITE, INFINITE, 1) >= MATE_BOUND);
             assert!(tt.probe(key, 1).is_some());
         });
     }
@@ -846,14 +872,14 @@ mod tests {
             . . . . . . . . .";
         with_tree(text, &Tt::new(1 << 18), |tree| {
             for depth in 1..params::SE_MIN_DEPTH {
-                tree.root_depth = depth;
-                tree.pvs(depth, -INFINITE, INFINITE, 1);
+                tree.root_depth = depth * ONE_PLY;
+                tree.pvs(depth * ONE_PLY, -INFINITE, INFINITE, 1);
             }
             // Too shallow so far: no test.
             assert_eq!(tree.se_tests, 0);
             for depth in params::SE_MIN_DEPTH..params::SE_MIN_DEPTH + 3 {
-                tree.root_depth = depth;
-                let s = tree.pvs(depth, -INFINITE, INFINITE, 1);
+                tree.root_depth = depth * ONE_PLY;
+                let s = tree.pvs(depth * ONE_PLY, -INFINITE, INFINITE, 1);
                 assert!(s.abs() < MATE_BOUND, "depth {depth}: {s}");
             }
             assert!(tree.se_tests > 0);

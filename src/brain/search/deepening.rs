@@ -12,7 +12,7 @@ use super::smp::{HelperJob, HelperState};
 use super::tt::{Bound, Tt};
 use super::{SearchInfo, SearchRequest};
 use crate::brain::game::{Board, Pos};
-use crate::brain::types::{is_mate_score, Score, MATE};
+use crate::brain::types::{is_mate_score, Score, MATE, ONE_PLY};
 
 /// The deepest iteration: `MAX_PLY` less room for the extensions and the
 /// four quiescence past the nominal depth (layout, not a tunable).
@@ -123,7 +123,7 @@ impl Deepening<'_> {
                 completed = rms.clone();
                 let best = &rms[0];
                 tree.tt
-                    .store(root_key, 0, depth, score, Bound::Exact, best.mv);
+                    .store(root_key, 0, depth * ONE_PLY, score, Bound::Exact, best.mv);
                 let info = SearchInfo {
                     depth: depth as u32,
                     score,

@@ -9,7 +9,7 @@ use super::alphabeta::{self, Tree};
 use super::ordering;
 use super::params;
 use crate::brain::game::Pos;
-use crate::brain::types::{is_mate_score, Score, INFINITE};
+use crate::brain::types::{is_mate_score, Depth, Score, INFINITE, ONE_PLY};
 
 /// One root move with its score from the last iteration that reached it.
 #[derive(Clone, Debug)]
@@ -106,11 +106,11 @@ pub(super) fn widen(
 /// at `depth`: late quiet moves are reduced as a PV node's are in the tree
 /// (a move that beats alpha anyway is searched again at full depth); the
 /// first `params::ROOT_LMR_FULL_MOVES`, tactical moves and shallow iterations never.
-pub(super) fn root_reduction(depth: i32, i: usize, tactical: bool) -> i32 {
+pub(super) fn root_reduction(depth: i32, i: usize, tactical: bool) -> Depth {
     if tactical || depth < params::ROOT_LMR_MIN_DEPTH || i < params::ROOT_LMR_FULL_MOVES {
         0
     } else {
-        alphabeta::lmr_reduction(depth, i)
+        alphabeta::lmr_reduction(depth * ONE_PLY, i)
     }
 }
 
@@ -133,7 +133,7 @@ pub(super) fn root_iteration(
         let window_alpha = if multipv > 1 { alpha } else { a };
         // (`search_root_move` reduces only null-window searches.)
         let r = root_reduction(depth, i, ordering::is_tactical(&tree.pos, rm.mv));
-        let s = tree.search_root_move(rm.mv, depth, window_alpha, beta, full, r);
+        let s = tree.search_root_move(rm.mv, depth * ONE_PLY, window_alpha, beta, full, r);
         if tree.aborted {
             return None;
         }

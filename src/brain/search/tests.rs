@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::brain::game::rules;
-use crate::brain::types::{is_mate_score, mate_in, Color, Rule, RuleSet, INFINITE, MATE};
+use crate::brain::types::{is_mate_score, mate_in, Color, Rule, RuleSet, INFINITE, MATE, ONE_PLY};
 use iteration::{adopt_beater, root_iteration, root_reduction, widen, RootMove};
 use time::Limits;
 use tt::{Bound, RESERVED_MEMORY};
@@ -484,7 +484,10 @@ fn only_late_quiet_root_moves_of_deep_iterations_are_reduced() {
         params::ROOT_LMR_MIN_DEPTH + 4,
         params::ROOT_LMR_FULL_MOVES + 6,
     );
-    assert!(root_reduction(d, late, false) >= 1, "a late quiet move");
+    assert!(
+        root_reduction(d, late, false) >= ONE_PLY,
+        "a late quiet move"
+    );
     assert_eq!(root_reduction(d, late, true), 0, "a tactical move");
     assert_eq!(root_reduction(d, params::ROOT_LMR_FULL_MOVES - 1, false), 0);
     assert_eq!(

@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::brain::game::Pos;
-use crate::brain::types::{Score, MATE_BOUND};
+use crate::brain::types::{Depth, Score, MATE_BOUND, ONE_PLY};
 
 use super::params;
 
@@ -39,7 +39,8 @@ pub enum Bound {
 }
 
 /// Entries per 64-byte bucket: each is two words, the full key and the data
-/// (move 16 bits, score 16, depth 8, generation 6 + bound 2).
+/// (move 16 bits, score 16, depth 16 in `Depth` units, generation 6 +
+/// bound 2).
 const ENTRIES: usize = 4;
 
 /// A bucket: per entry the key word (key check XOR data) and the data word.
@@ -52,7 +53,7 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 pub struct Hit {
     pub mv: Pos,
     pub score: Score,
-    pub depth: i32,
+    pub depth: Depth,
     pub bound: Bound,
 }
 
@@ -60,7 +61,7 @@ pub struct Hit {
 struct Data {
     mv: u16,
     score: i16,
-    depth: u8,
+    depth: u16,
     gen_bound: u8,
 }
 
@@ -70,8 +71,8 @@ impl Data {
         Data {
             mv: w as u16,
             score: (w >> 16) as u16 as i16,
-            depth: (w >> 32) as u8,
-            gen_bound: (w >> 40) as u8,
+            depth: (w >> 32) as u16,
+            gen_bound: (w >> 48) as u8,
         }
     }
 
@@ -80,7 +81,7 @@ impl Data {
         self.mv as u64
             | (self.score as u16 as u64) << 16
             | (self.depth as u64) << 32
-            | (self.gen_bound as u64) << 40
+            | (self.gen_bound as u64) << 48
     }
 
     #[inline]
@@ -235,7 +236,7 @@ impl Tt {
                 return Some(Hit {
                     mv: Pos(d.mv),
                     score: from_tt(d.score as Score, ply),
-                    depth: d.depth as i32,
+                    depth: d.depth as Depth,
                     bound,
                 });
             }
@@ -243,7 +244,7 @@ impl Tt {
         None
     }
 
-    pub fn store(&self, key: u64, ply: usize, depth: i32, score: Score, bound: Bound, mv: Pos) {
+    pub fn store(&self, key: u64, ply: usize, depth: Depth, score: Score, bound: Bound, mv: Pos) {
         let check = Self::check(key);
         let generation = self.generation;
         let b = &self.buckets[self.index(key)];
@@ -260,7 +261,7 @@ impl Tt {
             Some((i, e)) => {
                 if e.generation() == generation
                     && bound != Bound::Exact
-                    && (e.depth as i32) > depth + params::TT_KEEP_DEPTH_MARGIN
+                    && (e.depth as Depth) > depth + params::TT_KEEP_DEPTH_MARGIN * ONE_PLY
                 {
                     return;
                 }
@@ -277,7 +278,7 @@ impl Tt {
                         break;
                     }
                     let age = ((generation as i32 - e.generation() as i32) + 64) & 63;
-                    let val = e.depth as i32 - params::TT_AGE_WEIGHT * age;
+                    let val = e.depth as Depth - params::TT_AGE_WEIGHT * ONE_PLY * age;
                     if val < best_val {
                         best_val = val;
                         best = i;
@@ -290,7 +291,7 @@ impl Tt {
         let d = Data {
             mv: if keep_move { old.mv } else { mv.0 },
             score: to_tt(score, ply).clamp(i16::MIN as Score, i16::MAX as Score) as i16,
-            depth: depth.clamp(0, 255) as u8,
+            depth: depth.clamp(0, u16::MAX as Depth) as u16,
             gen_bound: (generation << 2) | bound as u8,
         }
         .pack();
