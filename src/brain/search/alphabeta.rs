@@ -77,13 +77,33 @@ pub fn plies(depth: Depth) -> i32 {
 }
 
 /// Late-move reduction, in depth units, of the `i`-th move (0-based) at
-/// `depth`: grows with the logarithms of both, 1 ply at depth 3 / move 3, 3
-/// at depth 8 / move 20 (`params::LMR_BASE`, `params::LMR_DIVISOR`), taken
-/// in whole plies.
-pub fn lmr_reduction(depth: Depth, i: usize) -> Depth {
-    let d = (plies(depth).max(1) as f32).ln();
+/// `depth`, before rounding: grows with the logarithms of both, 1.4 plies
+/// at depth 3 / move 3, 3.3 at depth 8 / move 20 (`params::LMR_BASE`,
+/// `params::LMR_DIVISOR`).
+fn lmr_units(depth: Depth, i: usize) -> Depth {
+    let d = (depth as f32 / ONE_PLY as f32).max(1.0).ln();
     let m = ((i + 1) as f32).ln();
-    (params::LMR_BASE + d * m / params::LMR_DIVISOR) as i32 * ONE_PLY
+    ((params::LMR_BASE + d * m / params::LMR_DIVISOR) * ONE_PLY as f32) as Depth
+}
+
+/// A reduction rounded down to whole `params::LMR_GRAIN` units (whole
+/// plies at the default grain).
+fn grained(r: Depth) -> Depth {
+    r - r.rem_euclid(params::LMR_GRAIN)
+}
+
+/// Late-move reduction of a late quiet move (`lmr_units`, rounded to the
+/// grain).
+pub fn lmr_reduction(depth: Depth, i: usize) -> Depth {
+    grained(lmr_units(depth, i))
+}
+
+/// Reduction of a late move that is not quiet: a late tactical move
+/// (`params::LMR_TACTICAL_SCALE`) or a late answer in a node that must
+/// answer a threat (`params::LMR_FORCED_SCALE`), as sixteenths of the quiet
+/// reduction.
+fn lmr_scaled(depth: Depth, i: usize, scale: i32) -> Depth {
+    grained(lmr_units(depth, i) * scale / 16)
 }
 
 /// Late-move pruning: at depth d at most `params::LMP_BASE` + d² / 2 quiet
@@ -469,7 +489,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 }
                 self.pv_len[ply] = 0;
                 if v < sb {
-                    hash_ext = ONE_PLY;
+                    hash_ext = params::SE_EXTENSION;
                     self.se_extensions += 1;
                 } else if sb >= beta {
                     // Another move beats beta too at half the depth.
@@ -593,20 +613,21 @@ impl<'a, 'b> Tree<'a, 'b> {
                 }
             }
             self.make(m);
-            let new_depth = if extend || (m == hash_move && hash_ext > 0) {
-                depth
+            let ext = if extend { params::FORCED_EXTENSION } else { 0 }.max(if m == hash_move {
+                hash_ext
             } else {
-                depth - ONE_PLY
-            };
+                0
+            });
+            let new_depth = depth - ONE_PLY + ext;
             let score = if i == 0 {
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
             } else {
                 let mut r = 0;
-                if quiet
-                    && !killer
+                let late = !killer
+                    && m != hash_move
                     && depth >= params::LMR_MIN_DEPTH * ONE_PLY
-                    && i >= params::LMR_FULL_MOVES
-                {
+                    && i >= params::LMR_FULL_MOVES;
+                if late && quiet {
                     let extra = if pv_node {
                         0
                     } else {
@@ -616,6 +637,10 @@ impl<'a, 'b> Tree<'a, 'b> {
                     if cuts.lmr {
                         r = (r + policy_lmr_adjust(gap)).max(0);
                     }
+                } else if late && forced {
+                    r = lmr_scaled(depth, i, params::LMR_FORCED_SCALE);
+                } else if late {
+                    r = lmr_scaled(depth, i, params::LMR_TACTICAL_SCALE);
                 }
                 self.search_late(new_depth, r, alpha, beta, ply + 1)
             };
@@ -636,6 +661,12 @@ impl<'a, 'b> Tree<'a, 'b> {
                             self.ord.cutoff(ply, stm, m, plies(depth), &quiets_tried);
                         }
                         break;
+                    }
+                    // Alpha raised without a cutoff (a PV node): the moves
+                    // after it must beat a better score, and are searched
+                    // `params::ALPHA_RAISE_REDUCTION` shallower.
+                    if depth > ONE_PLY + params::ALPHA_RAISE_REDUCTION {
+                        depth -= params::ALPHA_RAISE_REDUCTION;
                     }
                 }
             }
@@ -757,6 +788,43 @@ mod tests {
     use super::*;
     use crate::brain::game::board::Board;
     use crate::brain::types::{Rule, RuleSet};
+
+    /// Reductions in depth units: the default grain gives the whole-ply
+    /// formula (1 ply at depth 3 / move 3, 3 at depth 8 / move 20); the
+    /// raw units carry the fraction; a scale of 0 reduces nothing and 16
+    /// as much as a quiet move; fractional depths reduce between their
+    /// neighbours.
+    #[test]
+    fn reductions_in_fractions_of_a_ply() {
+        assert_eq!(grained(lmr_units(3 * ONE_PLY, 3)), lmr_reduction(3 * ONE_PLY, 3));
+        if params::LMR_GRAIN == ONE_PLY {
+            assert_eq!(lmr_reduction(3 * ONE_PLY, 3), ONE_PLY);
+            assert_eq!(lmr_reduction(8 * ONE_PLY, 20), 3 * ONE_PLY);
+        }
+        for d in 1..30 {
+            for i in 0..60 {
+                let depth = d * ONE_PLY;
+                let whole = (params::LMR_BASE
+                    + (d as f32).ln() * ((i + 1) as f32).ln() / params::LMR_DIVISOR)
+                    as i32;
+                let raw = lmr_units(depth, i);
+                assert!(
+                    raw >= whole * ONE_PLY && raw < (whole + 1) * ONE_PLY,
+                    "{d} {i}"
+                );
+                assert_eq!(lmr_scaled(depth, i, 0), 0);
+                assert!(lmr_scaled(depth, i, 16) == grained(raw));
+                assert!(lmr_units(depth + ONE_PLY / 2, i) >= raw);
+                assert!(lmr_units(depth + ONE_PLY / 2, i) <= lmr_units(depth + ONE_PLY, i));
+            }
+        }
+        assert!(
+            lmr_units(8 * ONE_PLY, 20) % ONE_PLY != 0,
+            "a fraction to keep"
+        );
+        assert_eq!(plies(-1), -1);
+        assert_eq!(plies(ONE_PLY * 5 + 3), 5);
+    }
 
     /// Nodes visited, score and static score of one null-window (or PV)
     /// `pvs` call at `depth` on `text`, with beta placed `above` below the

@@ -17,7 +17,7 @@
 
 use std::time::Duration;
 
-use crate::brain::types::Score;
+use crate::brain::types::{Depth, Score};
 
 // Aspiration windows (root iterations).
 
@@ -49,6 +49,31 @@ pub const LMR_BASE: f32 = 0.4;
 pub const LMR_DIVISOR: f32 = 2.2;
 /// Extra plies of reduction at a non-PV node.
 pub const LMR_NON_PV_EXTRA: i32 = 1;
+
+// The selectivity package (issue 43), in depth units (`ONE_PLY` = 16 a
+// ply): how finely reductions are sized, which moves past the first few
+// are reduced, how much a raised alpha takes off, and how far each
+// extension goes. The defaults are the search as it was before them
+// (whole-ply reductions of late quiet moves only, one-ply extensions);
+// SPSA tunes them together.
+
+/// Reductions are rounded down to a multiple of this many units (16:
+/// whole plies; 1: the formula's own fraction).
+pub const LMR_GRAIN: Depth = 16;
+/// A late tactical move (a four, a three, a block of either) is reduced by
+/// this many sixteenths of a late quiet move's reduction (0: never).
+pub const LMR_TACTICAL_SCALE: i32 = 0;
+/// A late answer in a node that must answer a threat (a four or an open
+/// three of the opponent's) is reduced by this many sixteenths (0: never).
+pub const LMR_FORCED_SCALE: i32 = 0;
+/// Once a move raises alpha without a cutoff (PV nodes), the node's later
+/// moves are searched this many units shallower (never below one ply).
+pub const ALPHA_RAISE_REDUCTION: Depth = 0;
+/// A singular hash move is searched this much deeper.
+pub const SE_EXTENSION: Depth = 16;
+/// A forced node's single reply is searched this much deeper (16: it costs
+/// no depth).
+pub const FORCED_EXTENSION: Depth = 16;
 
 // Late-move pruning: at most `LMP_BASE + d * d / LMP_DEPTH_DIVISOR` quiet moves.
 
