@@ -54,9 +54,10 @@
 //!   Zobrist key), pattern tables per rule, rules (wins, renju forbidden
 //!   points).
 //! - `src/brain/eval/`: the incremental pattern evaluation and its fitted weights
-//!   (`eval/weights.rs`); the learned network (`eval/net.rs`: its form,
-//!   weights file and float reference; `eval/netq.rs`: its integer SIMD
-//!   inference, kept by the evaluator when `--eval net` selects it).
+//!   (`eval/weights.rs`); the learned network (`eval/net/`: its form, weights
+//!   file format and float reference, embedded weights in `eval/net/weights/`,
+//!   its integer SIMD inference and accumulators, kept by the evaluator when
+//!   `--eval net` selects it).
 //! - `src/brain/search/`: the searcher (`mod.rs`), its root probe (`root.rs`) and
 //!   iterative deepening (`deepening.rs`), the PVS tree (`alphabeta.rs`), transposition
 //!   table (`tt.rs`), move generation and ordering, the learned move policy

@@ -49,7 +49,7 @@ fn main() -> anyhow::Result<()> {
                 let loaded = std::fs::read(path)
                     .map_err(anyhow::Error::from)
                     .and_then(|b| sente::brain::eval::net::NetWeights::from_bytes(&b))
-                    .and_then(|w| sente::brain::eval::netq::install(&w));
+                    .and_then(|w| sente::brain::eval::net::install(&w));
                 if let Err(e) = loaded {
                     eprintln!("pbrain-sente: --net {path}: {e}");
                     std::process::exit(2);
