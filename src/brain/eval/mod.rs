@@ -221,18 +221,25 @@ impl Evaluator {
         Evaluator::build(board, None)
     }
 
-    /// Evaluate `board` from scratch with `kind` (the net: the default
-    /// one, `net::default_net`).
+    /// Evaluate `board` from scratch with `kind` (the net: the embedded
+    /// one, `net::embedded_net`; a search's evaluator is built from the
+    /// net its engine holds, `with_net`).
     pub fn with_kind(board: &Board, kind: EvalKind) -> Evaluator {
         match kind {
             EvalKind::Classic => Evaluator::new(board),
-            EvalKind::Net => Evaluator::with_net(board, net::default_net()),
+            EvalKind::Net => Evaluator::with_net(board, net::embedded_net()),
         }
     }
 
     /// Evaluate `board` from scratch with the net `q`.
     pub fn with_net(board: &Board, q: Arc<QuantNet>) -> Evaluator {
         Evaluator::build(board, Some(q))
+    }
+
+    /// Evaluate `board` from scratch with the net `net`, or classically
+    /// (`None`).
+    pub fn with_optional_net(board: &Board, net: Option<Arc<QuantNet>>) -> Evaluator {
+        Evaluator::build(board, net)
     }
 
     /// Which evaluation `evaluate` gives.

@@ -467,7 +467,7 @@ pub fn main_bench(args: &[String]) -> i32 {
         }
     }
     if eval == EvalKind::Net {
-        let q = crate::brain::eval::net::default_net();
+        let q = crate::brain::eval::net::embedded_net();
         println!(
             "Evaluation      : net f={} h={}, kernel {}",
             q.f,

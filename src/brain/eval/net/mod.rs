@@ -46,4 +46,4 @@ pub use float::{forward_f32, head_f32, pooled_f32};
 pub use format::{embedded, random, NetWeights, EMBEDDED, MAGIC, MAX_DIM, VERSION};
 pub use kernel::Kernel;
 pub use keys::{cell_keys, rows, KEYS_PER_CELL, KEY_SPACE, LINE_KEYS, NIBBLES, POOL_DIV, ROWS};
-pub use quant::{default_net, install, QuantNet, LANES, QA, TERM_LIMIT};
+pub use quant::{embedded_net, QuantNet, LANES, QA, TERM_LIMIT};

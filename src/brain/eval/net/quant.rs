@@ -186,24 +186,13 @@ impl QuantNet {
     }
 }
 
-/// The net `--eval net` uses: the one `install` was given, or else the
-/// embedded weights (`format::embedded`), quantized once.
-pub fn default_net() -> Arc<QuantNet> {
-    DEFAULT
-        .get_or_init(|| Arc::new(QuantNet::new(embedded()).expect("the embedded net quantizes")))
+/// The embedded weights (`format::embedded`), quantized once for the best
+/// kernel: the net `--eval net` uses unless the engine was given another
+/// (`Engine::set_net`, `pbrain-sente --net FILE`).
+pub fn embedded_net() -> Arc<QuantNet> {
+    static Q: OnceLock<Arc<QuantNet>> = OnceLock::new();
+    Q.get_or_init(|| Arc::new(QuantNet::new(embedded()).expect("the embedded net quantizes")))
         .clone()
-}
-
-static DEFAULT: OnceLock<Arc<QuantNet>> = OnceLock::new();
-
-/// Use `w` instead of the embedded weights for every evaluator built with
-/// the net from now on (`pbrain-sente --net FILE`). Only before the first
-/// use: fails once the default net is fixed.
-pub fn install(w: &NetWeights) -> Result<()> {
-    let q = Arc::new(QuantNet::new(w)?);
-    DEFAULT
-        .set(q)
-        .map_err(|_| anyhow::anyhow!("the net is already in use; install it first"))
 }
 
 #[cfg(test)]
@@ -265,7 +254,7 @@ mod tests {
         assert_eq!(Evaluator::new(&b).net_logit(Color::Black), None);
         let ev = Evaluator::with_kind(&b, crate::brain::eval::EvalKind::Net);
         assert_eq!(ev.kind(), crate::brain::eval::EvalKind::Net);
-        let q = default_net();
+        let q = embedded_net();
         assert!(Arc::ptr_eq(ev.net().unwrap(), &q));
         let want = forward_f32(&q.weights, &ev, &b, Color::Black);
         assert!((ev.net_logit(Color::Black).unwrap() - want).abs() < 0.02);
