@@ -321,39 +321,34 @@ mod x86 {
         }
     }
 
-    /// SAFETY: as `apply` (SSE2: every x86_64 CPU has it).
-    #[target_feature(enable = "sse2")]
-    pub(super) unsafe fn apply_sse2(
-        q: &QuantNet,
-        ch: &KeyChange,
-        acc: &mut [i16],
-        pool: &mut [i32],
-    ) {
-        apply::<Sse2>(q, ch, acc, pool)
+    /// `apply` and `remove` for the lanes `$lanes`, inside functions that
+    /// enable `$feature`, so that the lane operations and their intrinsics
+    /// inline into code that may use them.
+    macro_rules! instantiate {
+        ($apply:ident, $remove:ident, $lanes:ty, $feature:literal) => {
+            /// SAFETY: as `apply`, and the CPU has the feature.
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $apply(
+                q: &QuantNet,
+                ch: &KeyChange,
+                acc: &mut [i16],
+                pool: &mut [i32],
+            ) {
+                apply::<$lanes>(q, ch, acc, pool)
+            }
+
+            /// SAFETY: as `remove`, and the CPU has the feature.
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $remove(acc: &[i16], pool: &mut [i32]) {
+                remove::<$lanes>(acc, pool)
+            }
+        };
     }
 
-    /// SAFETY: as `remove` (SSE2: every x86_64 CPU has it).
-    #[target_feature(enable = "sse2")]
-    pub(super) unsafe fn remove_sse2(acc: &[i16], pool: &mut [i32]) {
-        remove::<Sse2>(acc, pool)
-    }
-
-    /// SAFETY: as `apply`, and the CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn apply_avx2(
-        q: &QuantNet,
-        ch: &KeyChange,
-        acc: &mut [i16],
-        pool: &mut [i32],
-    ) {
-        apply::<Avx2>(q, ch, acc, pool)
-    }
-
-    /// SAFETY: as `remove`, and the CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn remove_avx2(acc: &[i16], pool: &mut [i32]) {
-        remove::<Avx2>(acc, pool)
-    }
+    // SSE2: every x86_64 CPU has it.
+    instantiate!(apply_sse2, remove_sse2, Sse2, "sse2");
+    // AVX2: only for a `Kernel::Avx2` net, built where the CPU has it.
+    instantiate!(apply_avx2, remove_avx2, Avx2, "avx2");
 }
 
 #[cfg(test)]
