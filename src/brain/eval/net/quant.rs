@@ -13,11 +13,11 @@
 //! new clipped values minus the old; a cell that is filled leaves the pool;
 //! `pop` copies the accumulators and pools back from its undo log.
 //!
-//! The per-cell work is one generic kernel instantiated per instruction set
-//! (`kernel`: AVX2 where the CPU has it, SSE2, scalar), all giving identical
-//! integers. The head is scalar `f32` in a fixed order (vectorised over hidden units by
-//! the compiler, which keeps each unit's sum in order), so every kernel
-//! gives the same score.
+//! The per-cell work is one generic kernel instantiated per instruction
+//! set (`kernel`: AVX2 where the CPU has it, SSE2, scalar), all giving
+//! identical integers. The head is scalar `f32` in a fixed order
+//! (vectorised over hidden units by the compiler, which keeps each unit's
+//! sum in order), so every kernel gives the same score.
 
 use std::sync::{Arc, OnceLock};
 
