@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Train the evaluation network (src/brain/eval/net.rs) from a seed and a data
+# Train the evaluation network (src/brain/eval/net/) from a seed and a data
 # command: self-play records from scripts/datagen.sh (or existing record
 # files), then `pbrain-sente tune net`, whose report (train and held-out
 # loss, the classical evaluation's loss on the same held-out positions,
@@ -11,7 +11,7 @@
 # The recipe is reproducible: the records depend only on (RULE, SIZE, NODES,
 # GAMES, SEED) (scripts/datagen.sh), the held-out games on --split-seed [1],
 # the initial weights and the batches on TSEED; THREADS changes nothing.
-# Copy the weights to src/brain/eval/net.bin to embed them.
+# Copy the weights to src/brain/eval/net/weights/freestyle.bin to embed them.
 #
 # Settings (environment variables, defaults in brackets):
 #   RECORDS  existing record files (space-separated): no datagen

@@ -239,9 +239,11 @@
 //!   off by default), the VCF/VCT threat solver (`threat/`), time manager
 //!   (`time.rs`), watchdog, and `params.rs`: every tunable of the search.
 //! - `brain/eval/`: the incremental pattern evaluation and its fitted weights
-//!   (`eval/weights.rs`); the learned network (`eval/net.rs`: its form,
-//!   weights file and float reference; `eval/netq.rs`: its integer SIMD
-//!   inference, kept by the evaluator when `--eval net` selects it).
+//!   (`eval/weights.rs`); the learned network (`eval/net/`: its form, weights
+//!   file format and float reference, embedded weights in `eval/net/weights/`,
+//!   its integer SIMD inference, one kernel generic over the instruction set,
+//!   and accumulators, kept by the evaluator when `--eval net` selects it; the
+//!   engine facade says which net is loaded).
 //! - `brain/game/`: the board (padded cells, incremental line keys, near
 //!   cells, Zobrist key), pattern tables per rule, rules (wins, renju
 //!   forbidden points).

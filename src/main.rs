@@ -10,7 +10,10 @@
 //! (see `sente::lab::datagen`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
 
-use sente::brain::engine::{EvalKind, SearchOptions};
+use std::sync::Arc;
+
+use sente::brain::engine::{EngineOptions, EvalKind};
+use sente::brain::eval::net::{NetWeights, QuantNet};
 use sente::cli::{eval_kind, search_switch};
 
 fn main() -> anyhow::Result<()> {
@@ -27,15 +30,15 @@ fn main() -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("datagen") {
         std::process::exit(sente::lab::datagen::main_datagen(&args[1..]));
     }
-    let mut options = SearchOptions::default();
+    let mut options = EngineOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if search_switch(&mut options, a) {
+        if search_switch(&mut options.search, a) {
             continue;
         }
         match a.as_str() {
             "--eval" => match eval_kind(it.next().map(String::as_str)) {
-                Ok(k) => options.eval = k,
+                Ok(k) => options.search.eval = k,
                 Err(e) => {
                     eprintln!("pbrain-sente: {e}\n{USAGE}");
                     std::process::exit(2);
@@ -46,15 +49,20 @@ fn main() -> anyhow::Result<()> {
                     eprintln!("pbrain-sente: --net takes a weights file\n{USAGE}");
                     std::process::exit(2);
                 };
+                // The engine gets the net with its options: no process-wide
+                // state.
                 let loaded = std::fs::read(path)
                     .map_err(anyhow::Error::from)
-                    .and_then(|b| sente::brain::eval::net::NetWeights::from_bytes(&b))
-                    .and_then(|w| sente::brain::eval::netq::install(&w));
-                if let Err(e) = loaded {
-                    eprintln!("pbrain-sente: --net {path}: {e}");
-                    std::process::exit(2);
+                    .and_then(|b| NetWeights::from_bytes(&b))
+                    .and_then(|w| QuantNet::new(&w));
+                match loaded {
+                    Ok(q) => options.net = Some(Arc::new(q)),
+                    Err(e) => {
+                        eprintln!("pbrain-sente: --net {path}: {e}");
+                        std::process::exit(2);
+                    }
                 }
-                options.eval = EvalKind::Net;
+                options.search.eval = EvalKind::Net;
             }
             // Not the protocol loop: a person at a terminal asked.
             "--help" | "-h" => {

@@ -6,7 +6,8 @@
 //!
 //! A caller sets the position (`new_game`, `opponent_move`, `set_board`,
 //! `takeback`, `force_move`) and the options (`set_rules`, `set_memory`,
-//! `set_threads`, `set_pondering`), then asks for a move with
+//! `set_threads`, `set_pondering`; `set_net`, which net `--eval net`
+//! evaluates with), then asks for a move with
 //! `go(limits, stop, on_report)`, which plays it on the board and returns it
 //! with its score, depth and principal variation. `stop` (another thread's
 //! flag) makes it answer at once. `start_pondering` after answering thinks
@@ -28,6 +29,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::brain::eval::net::QuantNet;
 use crate::brain::game::board::EMPTY;
 use crate::brain::game::rules::is_win;
 use crate::brain::game::{pattern, Board, Pos};
@@ -44,6 +46,16 @@ pub use crate::brain::search::{EvalKind, SearchInfo, SearchOptions, DEFAULT_MEMO
 pub use legal::Chosen;
 use legal::{choose, finished, is_legal, legal_choice};
 use ponder::Ponder;
+
+/// What an engine is built with (`Engine::with_options`; the command
+/// line's `pbrain-sente [SWITCHES] [--eval E] [--net FILE]`): the search
+/// switches and the net `EvalKind::Net` evaluates with (None: the embedded
+/// weights).
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    pub search: SearchOptions,
+    pub net: Option<Arc<QuantNet>>,
+}
 
 /// What a search tells its caller while it runs.
 #[derive(Debug)]
@@ -77,6 +89,8 @@ pub struct Engine {
     pondering: bool,
     /// Search switches from the command line (A/B matches).
     options: SearchOptions,
+    /// The net `EvalKind::Net` evaluates with (None: the embedded one).
+    net: Option<Arc<QuantNet>>,
     /// The search running on the opponent's time; it holds the searcher
     /// (`searcher` is None meanwhile).
     ponder: Option<Ponder>,
@@ -102,8 +116,16 @@ impl Engine {
             thread_num: 1,
             pondering: false,
             options,
+            net: None,
             ponder: None,
         }
+    }
+
+    /// An engine with `options`' switches and net.
+    pub fn with_options(options: EngineOptions) -> Self {
+        let mut e = Engine::new(options.search);
+        e.set_net(options.net);
+        e
     }
 
     /// An engine with a transposition table of exactly about `bytes` and
@@ -188,6 +210,21 @@ impl Engine {
         }
     }
 
+    /// The net `EvalKind::Net` evaluates with from now on (None: the
+    /// embedded weights, `eval::net::embedded_net`).
+    pub fn set_net(&mut self, net: Option<Arc<QuantNet>>) {
+        self.stop_pondering();
+        if let Some(s) = &mut self.searcher {
+            s.net = net.clone();
+        }
+        self.net = net;
+    }
+
+    /// The net `EvalKind::Net` evaluates with (None: the embedded one).
+    pub fn net(&self) -> Option<&Arc<QuantNet>> {
+        self.net.as_ref()
+    }
+
     /// Megabytes of transposition table the memory budget gives.
     pub fn table_mb(&self) -> usize {
         tt_bytes_for(self.memory_budget()) >> 20
@@ -212,6 +249,7 @@ impl Engine {
                 None => Searcher::new(bytes),
             };
             searcher.options = self.options;
+            searcher.net = self.net.clone();
             self.searcher = Some(searcher);
             self.searcher_bytes = bytes;
         }
@@ -621,6 +659,12 @@ impl Engine {
     pub fn searcher_options(&self) -> Option<SearchOptions> {
         self.searcher.as_ref().map(|s| s.options)
     }
+
+    /// The net the searcher's next search evaluates with (tests; None
+    /// under the classical evaluation or without a searcher).
+    pub fn searcher_net(&self) -> Option<Arc<QuantNet>> {
+        self.searcher.as_ref().and_then(|s| s.eval_net())
+    }
 }
 
 #[cfg(test)]
@@ -638,6 +682,50 @@ mod tests {
             max_depth: Some(d),
             ..Limits::default()
         }
+    }
+
+    /// The net given to the engine (`with_options`, `set_net`) is the one
+    /// its searches evaluate with: a random net searches a different tree
+    /// from the embedded one, which is what no net means; `set_net` on a
+    /// built searcher takes effect too.
+    #[test]
+    fn the_net_given_is_the_one_searched_with() {
+        use crate::brain::eval::net::{embedded_net, random};
+        let mut board = Board::square(15, RuleSet::FREESTYLE).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8)] {
+            board.play(board.pos(x, y).unwrap());
+        }
+        let net_search = SearchOptions {
+            eval: EvalKind::Net,
+            ..SearchOptions::default()
+        };
+        let search = |e: &mut Engine| {
+            e.clear();
+            let r = e
+                .search(&board, &depth(4), &Default::default(), &mut |_| {})
+                .unwrap();
+            (r.nodes, r.score, r.best)
+        };
+        let mut e = Engine::with_options(EngineOptions {
+            search: net_search,
+            net: None,
+        });
+        e.set_memory(8 << 20);
+        let embedded = search(&mut e);
+        assert!(Arc::ptr_eq(&e.searcher_net().unwrap(), &embedded_net()));
+        let q = Arc::new(QuantNet::new(&random(16, 16, 36)).unwrap());
+        let mut e = Engine::with_options(EngineOptions {
+            search: net_search,
+            net: Some(q.clone()),
+        });
+        e.set_memory(8 << 20);
+        let other = search(&mut e);
+        assert!(Arc::ptr_eq(&e.searcher_net().unwrap(), &q));
+        assert_ne!(other, embedded, "the random net searches its own tree");
+        e.set_net(None);
+        assert_eq!(search(&mut e), embedded);
+        e.set_net(Some(q));
+        assert_eq!(search(&mut e), other);
     }
 
     /// A manager-free game: position calls and `go` alternate, every move

@@ -47,14 +47,13 @@
 //! `Forbidden` class, worth nothing.
 //!
 //! With `EvalKind::Net` (`--eval net`) the evaluator also keeps the learned
-//! network's per-cell accumulators and pools (`net`, `netq`), updated in the
+//! network's per-cell accumulators and pools (`net::accum`), updated in the
 //! same places (`set_codes`, a filled cell in `refresh`, `push`/`pop`), and
 //! `evaluate` returns the net's score; the classes and counters are the
 //! same. Classic evaluators carry no net state: the update code is compiled
 //! once per kind (`NET` false or true).
 
 pub mod net;
-pub mod netq;
 pub mod weights;
 
 use std::sync::Arc;
@@ -64,11 +63,12 @@ use crate::brain::game::pattern::{line_code, table, Pattern, PatternTable};
 use crate::brain::hugepages::HugeTable;
 use crate::brain::types::{Color, Rule, Score};
 
-use netq::QuantNet;
+use net::accum::NetState;
+use net::QuantNet;
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
 
 /// Which evaluation `Evaluator::evaluate` gives: the classical pattern
-/// score (the default), or the learned net (`net`, `netq`). Threat
+/// score (the default), or the learned net (`net`). Threat
 /// classes and counters, which move generation, pruning and the threat
 /// solver read, are the same under both.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -206,58 +206,6 @@ pub struct Evaluator {
     net: Option<Box<NetState>>,
 }
 
-/// The net's incremental state (see `netq`).
-#[derive(Clone)]
-struct NetState {
-    q: Arc<QuantNet>,
-    /// Lanes per cell: `2 · fp`, Black's accumulator first.
-    width: usize,
-    /// Per cell, its two accumulators (meaningful for live cells).
-    acc: Vec<i16>,
-    /// Per colour the pooled clipped accumulators (`width` lanes).
-    pool: Vec<i32>,
-    /// Beside `Evaluator::undo`, entry for entry: the cell's accumulators
-    /// as they were.
-    undo: Vec<i16>,
-    /// Per `push`: the pools before it.
-    pools: Vec<i32>,
-}
-
-/// `dst.copy_from_slice(src)` for the net's lanes (a multiple of 16, so
-/// whole 32- or 64-byte blocks: fixed-size copies the compiler keeps
-/// inline, where a copy of run-time length calls `memcpy`).
-#[inline(always)]
-fn copy_lanes<T: Copy + Default>(dst: &mut [T], src: &[T]) {
-    assert_eq!(dst.len(), src.len());
-    for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
-        let block: [T; 16] = s.try_into().expect("16 lanes");
-        d.copy_from_slice(&block);
-    }
-}
-
-/// `dst.extend_from_slice(src)` the same way.
-#[inline(always)]
-fn push_lanes<T: Copy + Default>(dst: &mut Vec<T>, src: &[T]) {
-    for s in src.chunks_exact(16) {
-        let block: [T; 16] = s.try_into().expect("16 lanes");
-        dst.extend_from_slice(&block);
-    }
-}
-
-impl NetState {
-    fn new(q: Arc<QuantNet>, cells: usize) -> NetState {
-        let width = 2 * q.fp;
-        NetState {
-            q,
-            width,
-            acc: vec![0; cells * width],
-            pool: vec![0; width],
-            undo: Vec::new(),
-            pools: Vec::new(),
-        }
-    }
-}
-
 /// What `pop` restores besides the cells.
 #[derive(Clone)]
 struct Frame {
@@ -273,12 +221,13 @@ impl Evaluator {
         Evaluator::build(board, None)
     }
 
-    /// Evaluate `board` from scratch with `kind` (the net: the default
-    /// one, `netq::default_net`).
+    /// Evaluate `board` from scratch with `kind` (the net: the embedded
+    /// one, `net::embedded_net`; a search's evaluator is built from the
+    /// net its engine holds, `with_net`).
     pub fn with_kind(board: &Board, kind: EvalKind) -> Evaluator {
         match kind {
             EvalKind::Classic => Evaluator::new(board),
-            EvalKind::Net => Evaluator::with_net(board, netq::default_net()),
+            EvalKind::Net => Evaluator::with_net(board, net::embedded_net()),
         }
     }
 
@@ -287,12 +236,23 @@ impl Evaluator {
         Evaluator::build(board, Some(q))
     }
 
+    /// Evaluate `board` from scratch with the net `net`, or classically
+    /// (`None`).
+    pub fn with_optional_net(board: &Board, net: Option<Arc<QuantNet>>) -> Evaluator {
+        Evaluator::build(board, net)
+    }
+
     /// Which evaluation `evaluate` gives.
     pub fn kind(&self) -> EvalKind {
         match self.net {
             None => EvalKind::Classic,
             Some(_) => EvalKind::Net,
         }
+    }
+
+    /// The net it evaluates with (None: the classical evaluation).
+    pub fn net(&self) -> Option<&Arc<QuantNet>> {
+        self.net.as_ref().map(|n| n.net())
     }
 
     fn build(board: &Board, net: Option<Arc<QuantNet>>) -> Evaluator {
@@ -358,7 +318,7 @@ impl Evaluator {
             counts: self.counts,
         });
         if let Some(n) = &mut self.net {
-            push_lanes(&mut n.pools, &n.pool);
+            n.push();
             self.refresh_around_net(board, p, true);
         } else {
             self.refresh_around::<false>(board, p, true);
@@ -372,8 +332,7 @@ impl Evaluator {
         self.undo.push((i as u32, self.cells[i]));
         if NET {
             if let Some(n) = &mut self.net {
-                let w = n.width;
-                push_lanes(&mut n.undo, &n.acc[i * w..(i + 1) * w]);
+                n.save(i);
             }
         }
     }
@@ -440,15 +399,8 @@ impl Evaluator {
             return false;
         };
         if let Some(n) = &mut self.net {
-            let w = n.width;
-            for (j, &(i, _)) in self.undo.iter().enumerate().skip(f.undo_len).rev() {
-                let i = i as usize;
-                copy_lanes(&mut n.acc[i * w..(i + 1) * w], &n.undo[j * w..(j + 1) * w]);
-            }
-            n.undo.truncate(f.undo_len * w);
-            let at = n.pools.len() - w;
-            copy_lanes(&mut n.pool, &n.pools[at..]);
-            n.pools.truncate(at);
+            let cells = self.undo[f.undo_len..].iter().map(|&(i, _)| i as usize);
+            n.pop(f.undo_len, cells);
         }
         for &(i, c) in self.undo[f.undo_len..].iter().rev() {
             self.cells[i as usize] = c;
@@ -470,9 +422,7 @@ impl Evaluator {
                 self.remove_from_totals(&c);
                 if NET {
                     if let Some(n) = &mut self.net {
-                        let w = n.width;
-                        let i = p.idx();
-                        n.q.remove_cell(&n.acc[i * w..(i + 1) * w], &mut n.pool);
+                        n.remove_cell(p.idx());
                     }
                 }
             }
@@ -524,13 +474,8 @@ impl Evaluator {
         self.cells[p.idx()] = c;
         if NET {
             if let Some(n) = &mut self.net {
-                let ch = if old.live {
-                    net::KeyChange::between((old.code, old.class), (code, c.class))
-                } else {
-                    net::KeyChange::fresh((code, c.class))
-                };
-                let (w, i) = (n.width, p.idx());
-                n.q.set_cell(&ch, &mut n.acc[i * w..(i + 1) * w], &mut n.pool);
+                let was = old.live.then_some((old.code, old.class));
+                n.set_cell(p.idx(), was, (code, c.class));
             }
         }
     }
@@ -620,13 +565,13 @@ impl Evaluator {
     pub fn evaluate(&self, stm: Color) -> Score {
         match &self.net {
             None => self.classic(stm),
-            Some(n) => n.q.score(&n.pool, stm),
+            Some(n) => n.score(stm),
         }
     }
 
     /// The net's logit of `stm`'s win probability (None under Classic).
     pub fn net_logit(&self, stm: Color) -> Option<f32> {
-        self.net.as_ref().map(|n| n.q.logit(&n.pool, stm))
+        self.net.as_ref().map(|n| n.logit(stm))
     }
 
     /// The classical static score for `stm`, whichever `kind`.
@@ -645,13 +590,7 @@ impl Evaluator {
             && self.counts == other.counts
             && self.cells == other.cells
             && match (&self.net, &other.net) {
-                (Some(a), Some(b)) => {
-                    let w = a.width;
-                    a.pool == b.pool
-                        && self.cells.iter().enumerate().all(|(i, c)| {
-                            !c.live || a.acc[i * w..(i + 1) * w] == b.acc[i * w..(i + 1) * w]
-                        })
-                }
+                (Some(a), Some(b)) => a.same_as(b, |i| self.cells[i].live),
                 (None, None) => true,
                 _ => false,
             }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use super::command::{Command, ParseError, Parser};
 use super::response::Response;
 use super::session::{Ctx, Session};
-use crate::brain::engine::SearchOptions;
+use crate::brain::engine::EngineOptions;
 
 /// Longest accepted input line in bytes (a BOARD line is ~10 bytes).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -129,7 +129,7 @@ enum Job {
     Drained(Sender<()>),
 }
 
-fn worker(rx: Receiver<Job>, options: SearchOptions) {
+fn worker(rx: Receiver<Job>, options: EngineOptions) {
     let mut session = Session::with_options(options);
     for job in rx {
         match job {
@@ -143,7 +143,7 @@ fn worker(rx: Receiver<Job>, options: SearchOptions) {
 }
 
 /// Run the protocol on stdin/stdout until END or end of input.
-pub fn run(options: SearchOptions) -> anyhow::Result<()> {
+pub fn run(options: EngineOptions) -> anyhow::Result<()> {
     let (in_tx, in_rx) = channel::<Input>();
     thread::Builder::new().name("stdin".into()).spawn(move || {
         let stdin = io::stdin();

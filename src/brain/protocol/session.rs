@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use super::command::{BoardStone, Command, Field, Info};
 use super::response::Response;
-use crate::brain::engine::{swap2, Engine, Limits, Report, SearchInfo, SearchOptions};
+use crate::brain::engine::{swap2, Engine, EngineOptions, Limits, Report, SearchInfo};
 use crate::brain::game::board::EMPTY;
 use crate::brain::game::pattern;
 use crate::brain::game::rules::{finished, forbidden_points};
@@ -154,14 +154,15 @@ fn report_to<'a>(view: &'a Board, out: Out<'a>) -> impl FnMut(Report) + 'a {
 
 impl Session {
     pub fn new() -> Self {
-        Session::with_options(SearchOptions::default())
+        Session::with_options(EngineOptions::default())
     }
 
-    /// A session whose searches use `options` (e.g. without the threat solver).
-    pub fn with_options(options: SearchOptions) -> Self {
+    /// A session whose engine is built with `options` (e.g. without the
+    /// threat solver, or with a net of its own).
+    pub fn with_options(options: EngineOptions) -> Self {
         Session {
             settings: Settings::default(),
-            engine: Engine::new(options),
+            engine: Engine::with_options(options),
         }
     }
 
@@ -526,23 +527,32 @@ pub fn info_text(board: &Board, info: &SearchInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brain::engine::DEFAULT_MEMORY;
+    use crate::brain::engine::{SearchOptions, DEFAULT_MEMORY};
     use crate::brain::protocol::command::parse;
 
     #[test]
-    fn command_line_search_options_reach_the_searcher() {
+    fn command_line_options_and_net_reach_the_searcher() {
         let off = SearchOptions {
             root_threats: false,
             eval: crate::brain::engine::EvalKind::Net,
             ..SearchOptions::default()
         };
-        let mut s = Session::with_options(off);
+        let w = crate::brain::eval::net::random(16, 8, 5);
+        let net = Arc::new(crate::brain::eval::net::QuantNet::new(&w).unwrap());
+        let mut s = Session::with_options(EngineOptions {
+            search: off,
+            net: Some(net.clone()),
+        });
         s.handle_vec(Command::Info(Info::MaxMemory(8 << 20)));
         s.handle_vec(Command::Start(15));
         assert_eq!(s.engine().searcher_options(), Some(off));
-        // A new table size builds a new searcher: the options stay.
+        let used = s.engine().searcher_net().unwrap();
+        assert!(Arc::ptr_eq(&used, &net));
+        // A new table size builds a new searcher: the options and net stay.
         s.handle_vec(Command::Info(Info::MaxMemory(16 << 20)));
         assert_eq!(s.engine().searcher_options(), Some(off));
+        let used = s.engine().searcher_net().unwrap();
+        assert!(Arc::ptr_eq(&used, &net));
     }
 
     /// A session with small tables, so tests do not allocate 150 MB each.

@@ -796,7 +796,10 @@ mod tests {
     /// neighbours.
     #[test]
     fn reductions_in_fractions_of_a_ply() {
-        assert_eq!(grained(lmr_units(3 * ONE_PLY, 3)), lmr_reduction(3 * ONE_PLY, 3));
+        assert_eq!(
+            grained(lmr_units(3 * ONE_PLY, 3)),
+            lmr_reduction(3 * ONE_PLY, 3)
+        );
         if params::LMR_GRAIN == ONE_PLY {
             assert_eq!(lmr_reduction(3 * ONE_PLY, 3), ONE_PLY);
             assert_eq!(lmr_reduction(8 * ONE_PLY, 20), 3 * ONE_PLY);

@@ -91,7 +91,7 @@ impl Deepening<'_> {
                     max_depth,
                     stop: &helpers_stop,
                     nodes: &helper_nodes,
-                    eval: tree.pos.ev.kind(),
+                    net: tree.pos.ev.net().cloned(),
                     policy: tree.policy,
                 };
                 let spawned = std::thread::Builder::new()

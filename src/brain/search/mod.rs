@@ -34,6 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::brain::eval::net::{embedded_net, QuantNet};
 pub use crate::brain::eval::EvalKind;
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::Score;
@@ -153,6 +154,9 @@ pub struct Searcher {
     helpers_live: std::sync::atomic::AtomicUsize,
     pub stats: SearchStats,
     pub options: SearchOptions,
+    /// The net `EvalKind::Net` evaluates with (None: the embedded one,
+    /// `eval::net::embedded_net`); the engine sets it (`Engine::set_net`).
+    pub net: Option<Arc<QuantNet>>,
 }
 
 /// Switches for experiments (A/B matches); the defaults are what plays.
@@ -166,7 +170,8 @@ pub struct SearchOptions {
     /// solver's cost per leaf outweighs what it finds.
     pub leaf_vcf: bool,
     /// The static evaluation: classical (default) or the learned net
-    /// (`eval::net`), for A/B matches until one wins.
+    /// (`eval::net`; which net is the searcher's `net`), for A/B matches
+    /// until one wins.
     pub eval: EvalKind,
     /// Order moves by the learned policy (`search::policy`) instead of the
     /// static threat score (`pbrain-sente --policy-order`). Off: on trial.
@@ -256,6 +261,7 @@ impl Searcher {
             helpers_live: Default::default(),
             stats: SearchStats::default(),
             options: SearchOptions::default(),
+            net: None,
         }
     }
 
@@ -313,6 +319,15 @@ impl Searcher {
         self.tt.bytes()
     }
 
+    /// The net the next search's evaluator is built with: None under
+    /// `EvalKind::Classic`, else `net` or the embedded one.
+    pub fn eval_net(&self) -> Option<Arc<QuantNet>> {
+        match self.options.eval {
+            EvalKind::Classic => None,
+            EvalKind::Net => Some(self.net.clone().unwrap_or_else(embedded_net)),
+        }
+    }
+
     /// Search `board` (left as it was) for the side to move under `req`,
     /// reporting each completed iteration to `on_info`. First the root
     /// probe settles what needs no tree (a five, a lost position, a single
@@ -361,7 +376,7 @@ impl Searcher {
             .then(|| req.start + Duration::from_millis(plan.hard_ms));
         let watchdog = Watchdog::start(req.stop.clone(), deadline);
         let stop = watchdog.flag();
-        let pos = Position::with_eval(board, self.options.eval);
+        let pos = Position::with_net(board, self.eval_net());
         let mut tree = Tree::new(
             pos,
             &self.tt,

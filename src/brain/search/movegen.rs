@@ -11,7 +11,10 @@
 //! Under renju, Black's forbidden points are never generated.
 
 use crate::brain::eval::weights::{classify, Class};
-use crate::brain::eval::{EvalKind, Evaluator};
+use std::sync::Arc;
+
+use crate::brain::eval::net::QuantNet;
+use crate::brain::eval::Evaluator;
 use crate::brain::game::board::{Board, Pos, EMPTY};
 use crate::brain::game::pattern::{table, Pattern};
 use crate::brain::game::rules;
@@ -25,12 +28,13 @@ pub struct Position<'a> {
 
 impl<'a> Position<'a> {
     pub fn new(board: &'a mut Board) -> Position<'a> {
-        Position::with_eval(board, EvalKind::Classic)
+        Position::with_net(board, None)
     }
 
-    /// A position whose evaluator scores with `kind`.
-    pub fn with_eval(board: &'a mut Board, kind: EvalKind) -> Position<'a> {
-        let ev = Evaluator::with_kind(board, kind);
+    /// A position whose evaluator scores with the net `net`, or
+    /// classically (`None`).
+    pub fn with_net(board: &'a mut Board, net: Option<Arc<QuantNet>>) -> Position<'a> {
+        let ev = Evaluator::with_optional_net(board, net);
         Position { board, ev }
     }
 

@@ -60,8 +60,9 @@ pub(super) struct HelperJob<'a> {
     pub(super) stop: &'a AtomicBool,
     /// Nodes of all helpers, added after each iteration (for reports).
     pub(super) nodes: &'a AtomicU64,
-    /// The main thread's evaluation, which each helper's own evaluator uses.
-    pub(super) eval: crate::brain::eval::EvalKind,
+    /// The main thread's net (None: the classical evaluation), which each
+    /// helper's own evaluator uses.
+    pub(super) net: Option<std::sync::Arc<crate::brain::eval::net::QuantNet>>,
     /// The main thread's policy-driven reductions and pruning.
     pub(super) policy: PolicyCuts,
 }
@@ -72,7 +73,7 @@ impl HelperJob<'_> {
     /// so the threads fill the table with different parts of the tree.
     pub(super) fn run(self, st: &mut HelperState, board: &mut Board) {
         let mut tree = Tree::new(
-            Position::with_eval(board, self.eval),
+            Position::with_net(board, self.net),
             self.tt,
             &mut st.ord,
             &mut st.threat,

@@ -384,8 +384,8 @@ pub fn eval_speed(rounds: usize, eval: EvalKind) -> EvalSpeed {
 }
 
 /// `bench net-random FILE [F H SEED]`: write random net weights
-/// (`eval::net::random`, 16 16 36 by default) to FILE: the placeholder
-/// `src/brain/eval/net.bin` until trained weights replace it, or a file for
+/// (`eval::net::random`, 16 16 36 by default) to FILE: a placeholder for
+/// the embedded weights (`src/brain/eval/net/weights/`), or a file for
 /// tests of the loader.
 fn net_random(args: &[String]) -> i32 {
     let Some(out) = args.first() else {
@@ -458,7 +458,7 @@ pub fn main_bench(args: &[String]) -> i32 {
         }
     }
     if eval == EvalKind::Net {
-        let q = crate::brain::eval::netq::default_net();
+        let q = crate::brain::eval::net::embedded_net();
         println!(
             "Evaluation      : net f={} h={}, kernel {}",
             q.f,

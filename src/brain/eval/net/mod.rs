@@ -1,0 +1,49 @@
+//! The learned evaluation ("net"): everything the network is, in one
+//! folder.
+//!
+//! For every empty cell `p` and each colour `c` ("own" = `c`, "opp" = the
+//! other) six keys pick rows of one embedding table of `rows()` rows:
+//! per direction `d` the pair of line nibbles the evaluator keeps
+//! (`own_nibble * 12 + opp_nibble`, a nibble being the `Pattern` 0..=10 or
+//! 11 for a double four on one line), then the cell's threat class for `c`
+//! and for the other colour. Under renju Black's forbidden cells have the
+//! class `Forbidden`, so the net sees them: that is how renju is respected.
+//!
+//! `acc_c(p) = bias + Σ six rows` (F floats), `h_c(p) = clamp(acc, 0, 1)`,
+//! `pool_c = Σ_p h_c(p) / POOL_DIV`; then `x = [pool_stm, pool_opp]`,
+//! `z = clamp(W1·x + b1, 0, 1)` (H units) and `out = w2·z + b2`, the logit
+//! of the side to move's win probability. The engine's score is
+//! `round(out · k)` (`k` in the weights file: the classical evaluation's
+//! sigmoid scale, so search margins keep their meaning), within
+//! `EVAL_LIMIT`.
+//!
+//! - `keys`: the form (the six keys of a cell, how they change);
+//! - `format`: the float weights (`NetWeights`), the "SNET" weights file,
+//!   the embedded weights (`weights/`: one file per rule once there are
+//!   several; today `freestyle.bin`, used under every rule) and random
+//!   weights for tests;
+//! - `float`: the float reference forward pass (`forward_f32`), the
+//!   definition the integer inference must agree with;
+//! - `quant`: the quantized net (`QuantNet`) and its head, and
+//!   `embedded_net`, the embedded weights quantized;
+//! - `kernel`: the per-cell integer work, one generic body instantiated
+//!   for AVX2, SSE2 and scalar, chosen at run time;
+//! - `accum`: the accumulators and pools the evaluator keeps incrementally
+//!   (`NetState`).
+//!
+//! Which net a search uses is the engine's choice (`Engine::set_net`,
+//! `pbrain-sente --net FILE`): the embedded one unless it was given
+//! another.
+
+pub(super) mod accum;
+mod float;
+mod format;
+mod kernel;
+mod keys;
+mod quant;
+
+pub use float::{forward_f32, head_f32, pooled_f32};
+pub use format::{embedded, random, NetWeights, EMBEDDED, MAGIC, MAX_DIM, VERSION};
+pub use kernel::{Kernel, LANES, QA};
+pub use keys::{cell_keys, rows, KEYS_PER_CELL, KEY_SPACE, LINE_KEYS, NIBBLES, POOL_DIV, ROWS};
+pub use quant::{embedded_net, QuantNet, TERM_LIMIT};
