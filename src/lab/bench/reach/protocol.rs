@@ -8,7 +8,8 @@
 //! view, as `game` sends openings), and one move is awaited within the
 //! turn time plus the tolerance. A tactical position is solved when the
 //! move is in its answer set; an external engine's claims cannot be read,
-//! so a quiet position only records the move and its time.
+//! so a quiet position only records the move and its time. The one-move
+//! request (`ask_move`) also serves the depth report (`bench::depth`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -148,30 +149,41 @@ fn game_config(cfg: &ReachConfig, p: &ReachPos) -> GameConfig {
     }
 }
 
-/// Play one position: a fresh engine, the position, one move.
-pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
-    let mut out = ReachAnswer {
-        name: p.name.clone(),
-        set: p.set,
-        kind: p.kind,
+/// What a brain did with one position (`ask_move`).
+#[derive(Clone, Debug)]
+pub struct Asked {
+    pub outcome: Outcome,
+    /// The move, when one came (legal or not).
+    pub mv: Option<(i64, i64)>,
+    /// Time to the answer (ms); the time waited on a failure.
+    pub ms: f64,
+    /// The MESSAGE lines it sent while it thought (the last 50).
+    pub messages: Vec<String>,
+}
+
+/// Ask a fresh engine (`engine`, set up by `gc` as a manager sets up a
+/// game) for one move in the position `moves` (Black first): BOARD…DONE,
+/// then one move within the turn time plus the tolerance, judged legal or
+/// not by the referee.
+pub fn ask_move(engine: &str, gc: &GameConfig, moves: &[(i64, i64)]) -> Asked {
+    let mut out = Asked {
+        outcome: Outcome::Moved,
         mv: None,
         ms: 0.0,
-        outcome: Outcome::Moved,
-        solved: false,
+        messages: Vec::new(),
     };
-    let gc = game_config(cfg, p);
-    let mut referee = match Referee::new(p.size, p.size, gc.rules) {
+    let mut referee = match Referee::new(gc.width, gc.height, gc.rules) {
         Ok(r) => r,
         Err(e) => {
             out.outcome = Outcome::Crash(format!("bad position: {e}"));
             return out;
         }
     };
-    if let Err(e) = referee.place_opening(&p.moves) {
+    if let Err(e) = referee.place_opening(moves) {
         out.outcome = Outcome::Crash(format!("bad position: {e}"));
         return out;
     }
-    let mut e = match start_engine(&gc, &cfg.engine, "engine", &[]) {
+    let mut e = match start_engine(gc, engine, "engine", &[]) {
         Ok(e) => e,
         Err((t, d)) => {
             out.outcome = match t {
@@ -181,15 +193,17 @@ pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
             return out;
         }
     };
-    let limit = Duration::from_millis(cfg.ms + cfg.tolerance_ms);
+    let limit = Duration::from_millis(gc.turn_ms + gc.tolerance_ms);
     let side = referee.to_move();
+    e.messages.clear();
     let sent = (|| {
         // As a game with no match time: an unlimited time left.
         e.send(&format!("INFO time_left {}", i32::MAX))?;
         send_board(&mut e, &referee, side)
     })();
     let t0 = Instant::now();
-    let answer = sent.and_then(|_| wait_within(&mut e, limit, cfg.memory));
+    let answer = sent.and_then(|_| wait_within(&mut e, limit, gc.memory));
+    out.messages = std::mem::take(&mut e.messages);
     e.quit(Duration::from_millis(gc.grace_ms));
     match answer {
         Err(f) => {
@@ -210,13 +224,29 @@ pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
         Ok(a) => {
             out.mv = Some((a.x, a.y));
             out.ms = a.elapsed.as_secs_f64() * 1000.0;
-            match referee.judge(a.x, a.y) {
-                Verdict::Forfeit(_, d) => out.outcome = Outcome::Illegal(d),
-                _ => out.solved = p.kind == Kind::Win && p.answers.contains(&(a.x, a.y)),
+            if let Verdict::Forfeit(_, d) = referee.judge(a.x, a.y) {
+                out.outcome = Outcome::Illegal(d);
             }
         }
     }
     out
+}
+
+/// Play one position: a fresh engine, the position, one move.
+pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
+    let a = ask_move(&cfg.engine, &game_config(cfg, p), &p.moves);
+    let solved = a.outcome == Outcome::Moved
+        && p.kind == Kind::Win
+        && a.mv.is_some_and(|m| p.answers.contains(&m));
+    ReachAnswer {
+        name: p.name.clone(),
+        set: p.set,
+        kind: p.kind,
+        mv: a.mv,
+        ms: a.ms,
+        outcome: a.outcome,
+        solved,
+    }
 }
 
 /// Counts of one set (or all).

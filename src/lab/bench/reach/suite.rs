@@ -93,12 +93,12 @@ pub struct ReachPos {
     pub answers: Vec<(i64, i64)>,
 }
 
-pub(super) fn xy_list(v: &[(i64, i64)]) -> String {
+pub(crate) fn xy_list(v: &[(i64, i64)]) -> String {
     let s: Vec<String> = v.iter().map(|(x, y)| format!("{x},{y}")).collect();
     s.join(" ")
 }
 
-pub(super) fn parse_xy_list(s: &str) -> Result<Vec<(i64, i64)>, String> {
+pub(crate) fn parse_xy_list(s: &str) -> Result<Vec<(i64, i64)>, String> {
     if s == "-" {
         return Ok(Vec::new());
     }
