@@ -18,7 +18,7 @@ use super::suite::{rule_name, DepthPos};
 use crate::brain::search::params::MAX_THREATS;
 use crate::brain::search::threat::ThreatSolver;
 use crate::brain::types::RuleSet;
-use crate::lab::bench::reach::make::{fnv, no_threat_win, replay};
+use crate::lab::bench::reach::make::{fnv, no_threat_win, replay, write_or_print};
 use crate::lab::bench::reach::suite::{parse_xy_list, xy_list};
 
 /// The fewest stones of a position.
@@ -159,17 +159,7 @@ pub fn main_make(args: &[String]) -> i32 {
         eprintln!("{USAGE}");
         return 2;
     }
-    let made = make(&groups, size);
-    match out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(&path, &made) {
-                eprintln!("{path}: {e}");
-                return 1;
-            }
-        }
-        None => print!("{made}"),
-    }
-    0
+    write_or_print(out.as_deref(), &make(&groups, size))
 }
 
 #[cfg(test)]

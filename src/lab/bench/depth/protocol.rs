@@ -16,10 +16,8 @@ use super::suite::{
     first_per_rule, header, line_text, positions, push_iter, summary_text, tsv, DepthLine,
     DepthPos, Iter, DEFAULT_MS,
 };
-use crate::brain::types::RuleSet;
-use crate::cli::{num, parse_bytes, value};
-use crate::lab::arena::game::GameConfig;
-use crate::lab::bench::reach::protocol::{ask_move, Outcome};
+use crate::cli::{num, value};
+use crate::lab::bench::reach::protocol::{ask_move, Brain, Outcome};
 
 pub const USAGE: &str = "\
 usage: sente-arena depth --engine CMD [--ms MS[,MS…]] [--per-rule N] [--tolerance MS]
@@ -40,14 +38,11 @@ usage: sente-arena depth --engine CMD [--ms MS[,MS…]] [--per-rule N] [--tolera
 /// A `depth` run.
 #[derive(Clone, Debug)]
 pub struct DepthConfig {
-    pub engine: String,
+    pub brain: Brain,
     pub ms: Vec<u64>,
     /// Only the first N positions of each rule.
     pub per_rule: Option<usize>,
-    pub tolerance_ms: u64,
-    pub memory: u64,
     pub out: Option<PathBuf>,
-    pub stderr: bool,
 }
 
 /// Whether `args` ask for `depth`.
@@ -58,36 +53,30 @@ pub fn wants(args: &[String]) -> bool {
 /// Parse `depth …` (the arguments after the program name); None for help.
 pub fn parse(args: &[String]) -> Result<Option<DepthConfig>, String> {
     let mut cfg = DepthConfig {
-        engine: String::new(),
+        brain: Brain::default(),
         ms: Vec::new(),
         per_rule: None,
-        tolerance_ms: 1000,
-        memory: 350 << 20,
         out: None,
-        stderr: false,
     };
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {
+        if cfg.brain.option(a, || value(&mut it, a))? {
+            continue;
+        }
         let mut val = || value(&mut it, a);
         match a.as_str() {
             "--help" | "-h" => return Ok(None),
-            "--engine" => cfg.engine = val()?,
             "--ms" => {
                 for v in val()?.split(',') {
                     cfg.ms.push(num("--ms", v)?);
                 }
             }
             "--per-rule" => cfg.per_rule = Some(num::<usize>("--per-rule", &val()?)?),
-            "--tolerance" => cfg.tolerance_ms = num("--tolerance", &val()?)?,
-            "--memory" => cfg.memory = parse_bytes(&val()?)?,
             "--out" => cfg.out = Some(PathBuf::from(val()?)),
-            "--engine-stderr" => cfg.stderr = true,
             _ => return Err(format!("depth: unknown argument {a:?}")),
         }
     }
-    if cfg.engine.trim().is_empty() {
-        return Err("depth: --engine CMD is required".into());
-    }
+    cfg.brain.check("depth")?;
     if cfg.ms.is_empty() {
         cfg.ms = DEFAULT_MS.to_vec();
     }
@@ -152,18 +141,8 @@ pub fn iterations(messages: &[String]) -> Vec<Iter> {
 
 /// Play one position at `ms` through the protocol.
 pub fn run_position(cfg: &DepthConfig, p: &DepthPos, ms: u64) -> DepthLine {
-    let gc = GameConfig {
-        width: p.size,
-        height: p.size,
-        rules: RuleSet::from_bits(p.rule),
-        turn_ms: ms,
-        match_ms: 0,
-        tolerance_ms: cfg.tolerance_ms,
-        memory: cfg.memory,
-        stderr: cfg.stderr,
-        ..GameConfig::default()
-    };
-    let a = ask_move(&cfg.engine, &gc, &p.moves);
+    let gc = cfg.brain.game_config(p.size, p.rule, ms);
+    let a = ask_move(&cfg.brain.engine, &gc, &p.moves);
     DepthLine {
         name: p.name.clone(),
         rule: p.rule,
@@ -185,8 +164,8 @@ pub fn run(cfg: &DepthConfig) -> Result<Vec<DepthLine>, String> {
         println!(
             "depth: {} positions, {ms} ms + {} ms tolerance, engine {}",
             ps.len(),
-            cfg.tolerance_ms,
-            cfg.engine
+            cfg.brain.tolerance_ms,
+            cfg.brain.engine
         );
         println!("{}", header());
         let t0 = Instant::now();
@@ -201,7 +180,7 @@ pub fn run(cfg: &DepthConfig) -> Result<Vec<DepthLine>, String> {
         all.extend(lines);
     }
     if let Some(f) = &cfg.out {
-        std::fs::write(f, tsv(&cfg.engine, &all))
+        std::fs::write(f, tsv(&cfg.brain.engine, &all))
             .map_err(|e| format!("cannot write {}: {e}", f.display()))?;
     }
     Ok(all)
@@ -222,7 +201,7 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(
-            (c.engine.as_str(), c.ms.clone(), c.memory),
+            (c.brain.engine.as_str(), c.ms.clone(), c.brain.memory),
             ("e", vec![200, 1000], 1 << 20)
         );
         let c = parse(&args("depth --engine e --per-rule 3"))

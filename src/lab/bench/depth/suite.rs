@@ -11,8 +11,7 @@
 use std::fmt::Write as _;
 
 use crate::brain::game::Board;
-use crate::brain::types::RuleSet;
-use crate::lab::bench::reach::suite::{parse_xy_list, percentile, xy_list};
+use crate::lab::bench::reach::suite::{board_of, parse_xy_list, percentile, xy_list};
 
 /// The positions (see the module documentation for the format).
 pub const POSITIONS_TXT: &str = include_str!("positions.txt");
@@ -35,18 +34,7 @@ pub struct DepthPos {
 impl DepthPos {
     /// The position's board (side to move: whoever's turn the moves leave).
     pub fn board(&self) -> Result<Board, String> {
-        let mut b = Board::square(self.size, RuleSet::from_bits(self.rule))
-            .map_err(|e| format!("{}: {e:?}", self.name))?;
-        for &(x, y) in &self.moves {
-            let p = b
-                .pos(x, y)
-                .ok_or_else(|| format!("{}: {x},{y} off the board", self.name))?;
-            if !b.is_empty(p) {
-                return Err(format!("{}: {x},{y} is taken", self.name));
-            }
-            b.play(p);
-        }
-        Ok(b)
+        board_of(&self.name, self.size, self.rule, &self.moves)
     }
 
     /// The position's line in `positions.txt`.

@@ -429,14 +429,20 @@ pub(super) fn main_make(args: &[String]) -> i32 {
         }
     }
     let made = make(&text, rule, size, ms, jobs, &|s| eprintln!("{s}"));
+    write_or_print(out.as_deref(), &made)
+}
+
+/// A made file: written to `out`, or printed when there is none. Returns
+/// the exit code.
+pub(crate) fn write_or_print(out: Option<&str>, text: &str) -> i32 {
     match out {
         Some(path) => {
-            if let Err(e) = std::fs::write(&path, &made) {
+            if let Err(e) = std::fs::write(path, text) {
                 eprintln!("{path}: {e}");
                 return 1;
             }
         }
-        None => print!("{made}"),
+        None => print!("{text}"),
     }
     0
 }

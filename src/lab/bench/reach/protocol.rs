@@ -40,16 +40,79 @@ usage: sente-arena reach --engine CMD [--ms MS] [--set dev|held|all] [--toleranc
   --json FILE       write the summary and every position
 ";
 
+/// The brain a protocol bench runs (`reach`, `depth`) and how: its
+/// command, the tolerance past the turn time, `INFO max_memory`, and
+/// whether its stderr is shown.
+#[derive(Clone, Debug)]
+pub struct Brain {
+    pub engine: String,
+    pub tolerance_ms: u64,
+    pub memory: u64,
+    pub stderr: bool,
+}
+
+impl Default for Brain {
+    fn default() -> Self {
+        Brain {
+            engine: String::new(),
+            tolerance_ms: 1000,
+            memory: 350 << 20,
+            stderr: false,
+        }
+    }
+}
+
+impl Brain {
+    /// Take `a` if it is one of the brain's options (`--engine`,
+    /// `--tolerance`, `--memory`, `--engine-stderr`; `val` gives its value):
+    /// Ok(false) when it is none of them.
+    pub fn option(
+        &mut self,
+        a: &str,
+        val: impl FnOnce() -> Result<String, String>,
+    ) -> Result<bool, String> {
+        match a {
+            "--engine" => self.engine = val()?,
+            "--tolerance" => self.tolerance_ms = num("--tolerance", &val()?)?,
+            "--memory" => self.memory = parse_bytes(&val()?)?,
+            "--engine-stderr" => self.stderr = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// An error unless `--engine` was given (`what`: the subcommand).
+    pub fn check(&self, what: &str) -> Result<(), String> {
+        if self.engine.trim().is_empty() {
+            return Err(format!("{what}: --engine CMD is required"));
+        }
+        Ok(())
+    }
+
+    /// A game's set-up for one position: `size`×`size`, rule bits `rule`,
+    /// `turn_ms` a move, no match time.
+    pub fn game_config(&self, size: usize, rule: u32, turn_ms: u64) -> GameConfig {
+        GameConfig {
+            width: size,
+            height: size,
+            rules: RuleSet::from_bits(rule),
+            turn_ms,
+            match_ms: 0,
+            tolerance_ms: self.tolerance_ms,
+            memory: self.memory,
+            stderr: self.stderr,
+            ..GameConfig::default()
+        }
+    }
+}
+
 /// A `reach` run.
 #[derive(Clone, Debug)]
 pub struct ReachConfig {
-    pub engine: String,
+    pub brain: Brain,
     pub ms: u64,
     pub which: Which,
-    pub tolerance_ms: u64,
-    pub memory: u64,
     pub json: Option<PathBuf>,
-    pub stderr: bool,
 }
 
 /// Whether `args` ask for `reach`.
@@ -60,35 +123,29 @@ pub fn wants(args: &[String]) -> bool {
 /// Parse `reach …` (the arguments after the program name); None for help.
 pub fn parse(args: &[String]) -> Result<Option<ReachConfig>, String> {
     let mut cfg = ReachConfig {
-        engine: String::new(),
+        brain: Brain::default(),
         ms: 500,
         which: Which::Dev,
-        tolerance_ms: 1000,
-        memory: 350 << 20,
         json: None,
-        stderr: false,
     };
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {
+        if cfg.brain.option(a, || value(&mut it, a))? {
+            continue;
+        }
         let mut val = || value(&mut it, a);
         match a.as_str() {
             "--help" | "-h" => return Ok(None),
-            "--engine" => cfg.engine = val()?,
             "--ms" => cfg.ms = num("--ms", &val()?)?,
             "--set" => {
                 let v = val()?;
                 cfg.which = Which::parse(&v).ok_or_else(|| format!("bad --set {v:?}"))?;
             }
-            "--tolerance" => cfg.tolerance_ms = num("--tolerance", &val()?)?,
-            "--memory" => cfg.memory = parse_bytes(&val()?)?,
             "--json" => cfg.json = Some(PathBuf::from(val()?)),
-            "--engine-stderr" => cfg.stderr = true,
             _ => return Err(format!("reach: unknown argument {a:?}")),
         }
     }
-    if cfg.engine.trim().is_empty() {
-        return Err("reach: --engine CMD is required".into());
-    }
+    cfg.brain.check("reach")?;
     if cfg.ms == 0 {
         return Err("reach: --ms must be positive".into());
     }
@@ -132,20 +189,6 @@ impl ReachAnswer {
             (Outcome::Illegal(_), _, _) => "ILLEGAL",
             (Outcome::Memory(_), _, _) => "MEMORY",
         }
-    }
-}
-
-fn game_config(cfg: &ReachConfig, p: &ReachPos) -> GameConfig {
-    GameConfig {
-        width: p.size,
-        height: p.size,
-        rules: RuleSet::from_bits(p.rule),
-        turn_ms: cfg.ms,
-        match_ms: 0,
-        tolerance_ms: cfg.tolerance_ms,
-        memory: cfg.memory,
-        stderr: cfg.stderr,
-        ..GameConfig::default()
     }
 }
 
@@ -234,7 +277,11 @@ pub fn ask_move(engine: &str, gc: &GameConfig, moves: &[(i64, i64)]) -> Asked {
 
 /// Play one position: a fresh engine, the position, one move.
 pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
-    let a = ask_move(&cfg.engine, &game_config(cfg, p), &p.moves);
+    let a = ask_move(
+        &cfg.brain.engine,
+        &cfg.brain.game_config(p.size, p.rule, cfg.ms),
+        &p.moves,
+    );
     let solved = a.outcome == Outcome::Moved
         && p.kind == Kind::Win
         && a.mv.is_some_and(|m| p.answers.contains(&m));
@@ -393,9 +440,9 @@ pub fn json_text(cfg: &ReachConfig, s: &Summary, lines: &[ReachAnswer]) -> Strin
         )
     };
     let mut t = String::from("{\n");
-    let _ = writeln!(t, "  \"engine\": {},", quote(&cfg.engine));
+    let _ = writeln!(t, "  \"engine\": {},", quote(&cfg.brain.engine));
     let _ = writeln!(t, "  \"ms\": {},", cfg.ms);
-    let _ = writeln!(t, "  \"tolerance_ms\": {},", cfg.tolerance_ms);
+    let _ = writeln!(t, "  \"tolerance_ms\": {},", cfg.brain.tolerance_ms);
     let _ = writeln!(t, "  \"dev\": {},", set(&s.dev));
     let _ = writeln!(t, "  \"held\": {},", set(&s.held));
     let _ = writeln!(t, "  \"all\": {},", set(&s.all));
@@ -437,8 +484,8 @@ pub fn run(cfg: &ReachConfig) -> Result<Summary, String> {
         ps.len(),
         cfg.which,
         cfg.ms,
-        cfg.tolerance_ms,
-        cfg.engine
+        cfg.brain.tolerance_ms,
+        cfg.brain.engine
     );
     println!(
         "{:<12} {:<4} {:<5} {:>8} {:<8} {:>7}",
@@ -474,7 +521,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(
-            (c.engine.as_str(), c.ms, c.which, c.memory),
+            (c.brain.engine.as_str(), c.ms, c.which, c.brain.memory),
             ("e", 200, Which::All, 1 << 20)
         );
         assert!(parse(&args("reach --help")).unwrap().is_none());
