@@ -262,7 +262,10 @@
 //! - `lab/bench/`: the bench suite (`mod.rs`; its node count is the
 //!   search's signature) and the reach benchmark (`bench/reach/`: its
 //!   positions in `reach.txt`, run in process, rebuilt from arena records,
-//!   or played by any brain through the protocol with `sente-arena reach`).
+//!   or played by any brain through the protocol with `sente-arena reach`),
+//!   and the depth and branching report (`bench/depth/`: middle games from
+//!   games against Rapfi in `positions.txt`; `bench depth` in process,
+//!   `sente-arena depth` through any brain's MESSAGE lines).
 //! - `lab/datagen/`: the self-play data generator (`pbrain-sente datagen`)
 //!   and the record format its games are written in (`datagen/record.rs`),
 //!   read by the net trainer and the policy fitter.

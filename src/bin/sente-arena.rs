@@ -1,6 +1,6 @@
 //! `sente-arena`: referee and match runner between two pbrain engines,
 //! tournaments of N engines (`--engine`, `merge`), the reach benchmark
-//! through the protocol (`reach`), re-scoring a played result (`sprt`),
+//! and the depth report through the protocol (`reach`, `depth`), re-scoring a played result (`sprt`),
 //! and, with
 //! `--fake-engine`, the tiny test engines. All logic is in `sente::lab::arena`;
 //! this file only wires the command line to it.
@@ -8,6 +8,7 @@
 use std::process::ExitCode;
 
 use sente::lab::arena::{compare, fake, matchcli, runner, sprtcli, tourcli, tournament};
+use sente::lab::bench::depth::protocol as depth;
 use sente::lab::bench::reach::protocol as reach;
 
 fn main() -> ExitCode {
@@ -17,6 +18,16 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if reach::wants(&args) {
         return reach_main(&args);
+    }
+    if depth::wants(&args) {
+        return exit(match depth::parse(&args) {
+            Ok(None) => {
+                print!("{}", depth::USAGE);
+                Ok(())
+            }
+            Ok(Some(cfg)) => depth::run(&cfg).map(|_| ()),
+            Err(e) => Err(e),
+        });
     }
     if sprtcli::wants(&args) {
         return exit(match sprtcli::parse(&args) {
@@ -37,10 +48,11 @@ fn main() -> ExitCode {
     let done = match matchcli::parse(&args) {
         Ok(matchcli::Mode::Help) => {
             print!(
-                "{}\n{}\n{}\n{}",
+                "{}\n{}\n{}\n{}\n{}",
                 matchcli::USAGE,
                 tourcli::USAGE,
                 reach::USAGE,
+                depth::USAGE,
                 sprtcli::USAGE
             );
             Ok(())

@@ -7,8 +7,11 @@
 //! position reaches in MS milliseconds; `bench eval` measures incremental
 //! evaluation against from-scratch recomputation; `bench reach` runs the
 //! reach benchmark (`reach`): forced wins the engine needs more than 500 ms
-//! for, and quiet positions, at a fixed time and a fixed node count.
+//! for, and quiet positions, at a fixed time and a fixed node count; `bench
+//! depth` the depth and branching report (`depth`): the depth, nodes and
+//! time of each iteration on middle-game positions at 500 ms and 2 s.
 
+pub mod depth;
 pub mod reach;
 pub mod setup;
 mod threats;
@@ -435,9 +438,9 @@ fn print_report(r: &BenchReport) {
     println!("TT hit rate     : {:.1}%", r.tt_hit_rate() * 100.0);
 }
 
-/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | threats | reach …] [--eval classic|net]`;
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | threats | reach … | depth …] [--eval classic|net]`;
 /// `args` are the words after `bench`. Returns the process exit code.
-/// `--eval net` runs the depth, time, threads, eval and reach benches with the
+/// `--eval net` runs the depth, time, threads, eval, reach and depth-report benches with the
 /// net (the signature is the classical evaluation's).
 pub fn main_bench(args: &[String]) -> i32 {
     let mut eval = EvalKind::Classic;
@@ -479,11 +482,11 @@ pub fn main_bench(args: &[String]) -> i32 {
     if eval != EvalKind::Classic
         && matches!(
             first,
-            Some("pages" | "reach-make" | "reach-claims" | "net-random" | "threats")
+            Some("pages" | "reach-make" | "reach-claims" | "depth-make" | "net-random" | "threats")
         )
     {
         eprintln!(
-            "pbrain-sente bench: --eval applies to the depth, time, threads, eval and reach benches"
+            "pbrain-sente bench: --eval applies to the depth, time, threads, eval, reach and depth benches"
         );
         return 2;
     }
@@ -553,6 +556,7 @@ pub fn main_bench(args: &[String]) -> i32 {
             0
         }
         Some("reach") | Some("reach-make") | Some("reach-claims") => reach::main_reach(args),
+        Some("depth") | Some("depth-make") => depth::main_depth(args),
         Some("net-random") => net_random(&args[1..]),
         Some("threats") => threats::main_threats(),
         Some("eval") => {
@@ -571,7 +575,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE]] [--eval classic|net]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE] | depth [--ms MS]... [--out FILE] | depth-make --rule R GAMES.txt... [--out FILE]] [--eval classic|net]");
                 2
             }
         },

@@ -1,11 +1,16 @@
 //! What every bench run shares: the table size that is part of the
 //! signature, and the search switches (and evaluation) this process's
 //! command line chose, set once by `main_bench` and read by each bench
-//! engine (the reach suite's too).
+//! engine (the reach suite's too); and one bench search of a position, a
+//! fresh engine each (`fresh_search`, the reach and depth suites').
 
 use std::sync::OnceLock;
+use std::time::Instant;
 
-use crate::brain::engine::{Engine, SearchOptions};
+use crate::brain::engine::{Engine, Limits, Report, SearchInfo, SearchOptions};
+use crate::brain::game::Board;
+use crate::brain::search::SearchResult;
+use crate::brain::types::RuleSet;
 
 /// Transposition table of each bench search (fixed: part of the signature).
 pub const BENCH_TT_BYTES: usize = 16 << 20;
@@ -27,4 +32,32 @@ pub fn set_options(o: SearchOptions) {
 /// A bench engine: a table of exactly `tt_bytes`, the run's switches.
 pub fn bench_engine(tt_bytes: usize) -> Engine {
     Engine::with_table_bytes_and(tt_bytes, options())
+}
+
+/// Search `board` (rule bits `rule`) with a fresh bench engine: a table of
+/// `BENCH_TT_BYTES`, one thread, the table built before the clock starts
+/// (`limits` is called after that, so a time limit's clock starts with the
+/// search). `on` gets each iteration report and the ms since the start.
+/// Returns the result and the search's ms.
+pub fn fresh_search(
+    board: &Board,
+    rule: u32,
+    limits: impl FnOnce() -> Limits,
+    on: &mut dyn FnMut(&SearchInfo, f64),
+) -> (SearchResult, f64) {
+    let mut engine = bench_engine(BENCH_TT_BYTES);
+    engine.set_threads(1);
+    engine.set_rules(RuleSet::from_bits(rule));
+    engine.prepare(); // the table is built before the clock starts
+    let stop = Default::default();
+    let limits = limits();
+    let t0 = Instant::now();
+    let r = engine
+        .search(board, &limits, &stop, &mut |rep| {
+            if let Report::Iteration(info) = rep {
+                on(info, t0.elapsed().as_secs_f64() * 1000.0);
+            }
+        })
+        .expect("the bench search panicked");
+    (r, t0.elapsed().as_secs_f64() * 1000.0)
 }

@@ -100,7 +100,7 @@ pub fn proof_nodes(b: &Board, m: Pos, budget: u64) -> Option<u64> {
 
 /// A proven "no threat win" for `attacker`: the solver's search finished
 /// under `budget` nodes without finding one.
-pub(super) fn no_threat_win(b: &mut Board, attacker: Color, vct: bool, budget: u64) -> bool {
+pub(crate) fn no_threat_win(b: &mut Board, attacker: Color, vct: bool, budget: u64) -> bool {
     let stop = AtomicBool::new(false);
     let mut s = ThreatSolver::new();
     let r = if vct {
@@ -111,7 +111,7 @@ pub(super) fn no_threat_win(b: &mut Board, attacker: Color, vct: bool, budget: u
     r.is_none() && s.nodes() < budget
 }
 
-pub(super) fn fnv(s: &str) -> u64 {
+pub(crate) fn fnv(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for c in s.bytes() {
         h ^= c as u64;
@@ -120,7 +120,7 @@ pub(super) fn fnv(s: &str) -> u64 {
     h
 }
 
-pub(super) fn replay(moves: &[(i64, i64)], k: usize, rules: RuleSet, size: usize) -> Option<Board> {
+pub(crate) fn replay(moves: &[(i64, i64)], k: usize, rules: RuleSet, size: usize) -> Option<Board> {
     let mut b = Board::square(size, rules).ok()?;
     for &(x, y) in &moves[..k] {
         let p = b.pos(x, y)?;
@@ -429,14 +429,20 @@ pub(super) fn main_make(args: &[String]) -> i32 {
         }
     }
     let made = make(&text, rule, size, ms, jobs, &|s| eprintln!("{s}"));
+    write_or_print(out.as_deref(), &made)
+}
+
+/// A made file: written to `out`, or printed when there is none. Returns
+/// the exit code.
+pub(crate) fn write_or_print(out: Option<&str>, text: &str) -> i32 {
     match out {
         Some(path) => {
-            if let Err(e) = std::fs::write(&path, &made) {
+            if let Err(e) = std::fs::write(path, text) {
                 eprintln!("{path}: {e}");
                 return 1;
             }
         }
-        None => print!("{made}"),
+        None => print!("{text}"),
     }
     0
 }

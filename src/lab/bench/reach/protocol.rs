@@ -8,7 +8,8 @@
 //! view, as `game` sends openings), and one move is awaited within the
 //! turn time plus the tolerance. A tactical position is solved when the
 //! move is in its answer set; an external engine's claims cannot be read,
-//! so a quiet position only records the move and its time.
+//! so a quiet position only records the move and its time. The one-move
+//! request (`ask_move`) also serves the depth report (`bench::depth`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -39,16 +40,79 @@ usage: sente-arena reach --engine CMD [--ms MS] [--set dev|held|all] [--toleranc
   --json FILE       write the summary and every position
 ";
 
+/// The brain a protocol bench runs (`reach`, `depth`) and how: its
+/// command, the tolerance past the turn time, `INFO max_memory`, and
+/// whether its stderr is shown.
+#[derive(Clone, Debug)]
+pub struct Brain {
+    pub engine: String,
+    pub tolerance_ms: u64,
+    pub memory: u64,
+    pub stderr: bool,
+}
+
+impl Default for Brain {
+    fn default() -> Self {
+        Brain {
+            engine: String::new(),
+            tolerance_ms: 1000,
+            memory: 350 << 20,
+            stderr: false,
+        }
+    }
+}
+
+impl Brain {
+    /// Take `a` if it is one of the brain's options (`--engine`,
+    /// `--tolerance`, `--memory`, `--engine-stderr`; `val` gives its value):
+    /// Ok(false) when it is none of them.
+    pub fn option(
+        &mut self,
+        a: &str,
+        val: impl FnOnce() -> Result<String, String>,
+    ) -> Result<bool, String> {
+        match a {
+            "--engine" => self.engine = val()?,
+            "--tolerance" => self.tolerance_ms = num("--tolerance", &val()?)?,
+            "--memory" => self.memory = parse_bytes(&val()?)?,
+            "--engine-stderr" => self.stderr = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// An error unless `--engine` was given (`what`: the subcommand).
+    pub fn check(&self, what: &str) -> Result<(), String> {
+        if self.engine.trim().is_empty() {
+            return Err(format!("{what}: --engine CMD is required"));
+        }
+        Ok(())
+    }
+
+    /// A game's set-up for one position: `size`×`size`, rule bits `rule`,
+    /// `turn_ms` a move, no match time.
+    pub fn game_config(&self, size: usize, rule: u32, turn_ms: u64) -> GameConfig {
+        GameConfig {
+            width: size,
+            height: size,
+            rules: RuleSet::from_bits(rule),
+            turn_ms,
+            match_ms: 0,
+            tolerance_ms: self.tolerance_ms,
+            memory: self.memory,
+            stderr: self.stderr,
+            ..GameConfig::default()
+        }
+    }
+}
+
 /// A `reach` run.
 #[derive(Clone, Debug)]
 pub struct ReachConfig {
-    pub engine: String,
+    pub brain: Brain,
     pub ms: u64,
     pub which: Which,
-    pub tolerance_ms: u64,
-    pub memory: u64,
     pub json: Option<PathBuf>,
-    pub stderr: bool,
 }
 
 /// Whether `args` ask for `reach`.
@@ -59,35 +123,29 @@ pub fn wants(args: &[String]) -> bool {
 /// Parse `reach …` (the arguments after the program name); None for help.
 pub fn parse(args: &[String]) -> Result<Option<ReachConfig>, String> {
     let mut cfg = ReachConfig {
-        engine: String::new(),
+        brain: Brain::default(),
         ms: 500,
         which: Which::Dev,
-        tolerance_ms: 1000,
-        memory: 350 << 20,
         json: None,
-        stderr: false,
     };
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {
+        if cfg.brain.option(a, || value(&mut it, a))? {
+            continue;
+        }
         let mut val = || value(&mut it, a);
         match a.as_str() {
             "--help" | "-h" => return Ok(None),
-            "--engine" => cfg.engine = val()?,
             "--ms" => cfg.ms = num("--ms", &val()?)?,
             "--set" => {
                 let v = val()?;
                 cfg.which = Which::parse(&v).ok_or_else(|| format!("bad --set {v:?}"))?;
             }
-            "--tolerance" => cfg.tolerance_ms = num("--tolerance", &val()?)?,
-            "--memory" => cfg.memory = parse_bytes(&val()?)?,
             "--json" => cfg.json = Some(PathBuf::from(val()?)),
-            "--engine-stderr" => cfg.stderr = true,
             _ => return Err(format!("reach: unknown argument {a:?}")),
         }
     }
-    if cfg.engine.trim().is_empty() {
-        return Err("reach: --engine CMD is required".into());
-    }
+    cfg.brain.check("reach")?;
     if cfg.ms == 0 {
         return Err("reach: --ms must be positive".into());
     }
@@ -134,44 +192,41 @@ impl ReachAnswer {
     }
 }
 
-fn game_config(cfg: &ReachConfig, p: &ReachPos) -> GameConfig {
-    GameConfig {
-        width: p.size,
-        height: p.size,
-        rules: RuleSet::from_bits(p.rule),
-        turn_ms: cfg.ms,
-        match_ms: 0,
-        tolerance_ms: cfg.tolerance_ms,
-        memory: cfg.memory,
-        stderr: cfg.stderr,
-        ..GameConfig::default()
-    }
+/// What a brain did with one position (`ask_move`).
+#[derive(Clone, Debug)]
+pub struct Asked {
+    pub outcome: Outcome,
+    /// The move, when one came (legal or not).
+    pub mv: Option<(i64, i64)>,
+    /// Time to the answer (ms); the time waited on a failure.
+    pub ms: f64,
+    /// The MESSAGE lines it sent while it thought (the last 50).
+    pub messages: Vec<String>,
 }
 
-/// Play one position: a fresh engine, the position, one move.
-pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
-    let mut out = ReachAnswer {
-        name: p.name.clone(),
-        set: p.set,
-        kind: p.kind,
+/// Ask a fresh engine (`engine`, set up by `gc` as a manager sets up a
+/// game) for one move in the position `moves` (Black first): BOARD…DONE,
+/// then one move within the turn time plus the tolerance, judged legal or
+/// not by the referee.
+pub fn ask_move(engine: &str, gc: &GameConfig, moves: &[(i64, i64)]) -> Asked {
+    let mut out = Asked {
+        outcome: Outcome::Moved,
         mv: None,
         ms: 0.0,
-        outcome: Outcome::Moved,
-        solved: false,
+        messages: Vec::new(),
     };
-    let gc = game_config(cfg, p);
-    let mut referee = match Referee::new(p.size, p.size, gc.rules) {
+    let mut referee = match Referee::new(gc.width, gc.height, gc.rules) {
         Ok(r) => r,
         Err(e) => {
             out.outcome = Outcome::Crash(format!("bad position: {e}"));
             return out;
         }
     };
-    if let Err(e) = referee.place_opening(&p.moves) {
+    if let Err(e) = referee.place_opening(moves) {
         out.outcome = Outcome::Crash(format!("bad position: {e}"));
         return out;
     }
-    let mut e = match start_engine(&gc, &cfg.engine, "engine", &[]) {
+    let mut e = match start_engine(gc, engine, "engine", &[]) {
         Ok(e) => e,
         Err((t, d)) => {
             out.outcome = match t {
@@ -181,15 +236,17 @@ pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
             return out;
         }
     };
-    let limit = Duration::from_millis(cfg.ms + cfg.tolerance_ms);
+    let limit = Duration::from_millis(gc.turn_ms + gc.tolerance_ms);
     let side = referee.to_move();
+    e.messages.clear();
     let sent = (|| {
         // As a game with no match time: an unlimited time left.
         e.send(&format!("INFO time_left {}", i32::MAX))?;
         send_board(&mut e, &referee, side)
     })();
     let t0 = Instant::now();
-    let answer = sent.and_then(|_| wait_within(&mut e, limit, cfg.memory));
+    let answer = sent.and_then(|_| wait_within(&mut e, limit, gc.memory));
+    out.messages = std::mem::take(&mut e.messages);
     e.quit(Duration::from_millis(gc.grace_ms));
     match answer {
         Err(f) => {
@@ -210,13 +267,33 @@ pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
         Ok(a) => {
             out.mv = Some((a.x, a.y));
             out.ms = a.elapsed.as_secs_f64() * 1000.0;
-            match referee.judge(a.x, a.y) {
-                Verdict::Forfeit(_, d) => out.outcome = Outcome::Illegal(d),
-                _ => out.solved = p.kind == Kind::Win && p.answers.contains(&(a.x, a.y)),
+            if let Verdict::Forfeit(_, d) = referee.judge(a.x, a.y) {
+                out.outcome = Outcome::Illegal(d);
             }
         }
     }
     out
+}
+
+/// Play one position: a fresh engine, the position, one move.
+pub fn run_position(cfg: &ReachConfig, p: &ReachPos) -> ReachAnswer {
+    let a = ask_move(
+        &cfg.brain.engine,
+        &cfg.brain.game_config(p.size, p.rule, cfg.ms),
+        &p.moves,
+    );
+    let solved = a.outcome == Outcome::Moved
+        && p.kind == Kind::Win
+        && a.mv.is_some_and(|m| p.answers.contains(&m));
+    ReachAnswer {
+        name: p.name.clone(),
+        set: p.set,
+        kind: p.kind,
+        mv: a.mv,
+        ms: a.ms,
+        outcome: a.outcome,
+        solved,
+    }
 }
 
 /// Counts of one set (or all).
@@ -363,9 +440,9 @@ pub fn json_text(cfg: &ReachConfig, s: &Summary, lines: &[ReachAnswer]) -> Strin
         )
     };
     let mut t = String::from("{\n");
-    let _ = writeln!(t, "  \"engine\": {},", quote(&cfg.engine));
+    let _ = writeln!(t, "  \"engine\": {},", quote(&cfg.brain.engine));
     let _ = writeln!(t, "  \"ms\": {},", cfg.ms);
-    let _ = writeln!(t, "  \"tolerance_ms\": {},", cfg.tolerance_ms);
+    let _ = writeln!(t, "  \"tolerance_ms\": {},", cfg.brain.tolerance_ms);
     let _ = writeln!(t, "  \"dev\": {},", set(&s.dev));
     let _ = writeln!(t, "  \"held\": {},", set(&s.held));
     let _ = writeln!(t, "  \"all\": {},", set(&s.all));
@@ -407,8 +484,8 @@ pub fn run(cfg: &ReachConfig) -> Result<Summary, String> {
         ps.len(),
         cfg.which,
         cfg.ms,
-        cfg.tolerance_ms,
-        cfg.engine
+        cfg.brain.tolerance_ms,
+        cfg.brain.engine
     );
     println!(
         "{:<12} {:<4} {:<5} {:>8} {:<8} {:>7}",
@@ -444,7 +521,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(
-            (c.engine.as_str(), c.ms, c.which, c.memory),
+            (c.brain.engine.as_str(), c.ms, c.which, c.brain.memory),
             ("e", 200, Which::All, 1 << 20)
         );
         assert!(parse(&args("reach --help")).unwrap().is_none());

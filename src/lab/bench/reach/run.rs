@@ -5,10 +5,10 @@
 use std::time::Instant;
 
 use super::suite::*;
-use crate::brain::engine::{Limits, Report};
+use crate::brain::engine::Limits;
 use crate::brain::game::{Board, Pos};
-use crate::brain::types::{score_text, RuleSet, Score, MATE_BOUND};
-use crate::lab::bench::setup::{bench_engine, BENCH_TT_BYTES};
+use crate::brain::types::{score_text, Score, MATE_BOUND};
+use crate::lab::bench::setup::fresh_search;
 
 /// What one search is limited by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,7 +18,7 @@ pub enum Limit {
 }
 
 impl Limit {
-    fn limits(self) -> Limits {
+    pub(crate) fn limits(self) -> Limits {
         match self {
             // As `bench time`: a turn limit whose hard limit is about `ms`.
             Limit::Ms(ms) => Limits {
@@ -32,7 +32,7 @@ impl Limit {
         }
     }
 
-    fn text(self) -> String {
+    pub(crate) fn text(self) -> String {
         match self {
             Limit::Ms(ms) => format!("{ms} ms"),
             Limit::Nodes(n) => format!("{n} nodes"),
@@ -76,27 +76,12 @@ pub(super) struct Searched {
 /// Search `p` within `limit` (one thread, a fresh table).
 pub(super) fn search(p: &ReachPos, limit: Limit) -> Searched {
     let board = p.board().expect("reach position");
-    let mut engine = bench_engine(BENCH_TT_BYTES);
-    engine.set_threads(1);
-    engine.set_rules(RuleSet::from_bits(p.rule));
-    engine.prepare(); // the table is built before the clock starts
-    let stop = Default::default();
     let mut iters = Vec::new();
-    let limits = limit.limits();
-    let t0 = Instant::now();
-    let r = engine
-        .search(&board, &limits, &stop, &mut |rep| {
-            if let Report::Iteration(info) = rep {
-                iters.push((
-                    info.pv.first().copied(),
-                    t0.elapsed().as_secs_f64() * 1000.0,
-                    info.nodes,
-                ));
-            }
-        })
-        .expect("the reach search panicked");
+    let (r, ms) = fresh_search(&board, p.rule, || limit.limits(), &mut |info, ms| {
+        iters.push((info.pv.first().copied(), ms, info.nodes))
+    });
     Searched {
-        ms: t0.elapsed().as_secs_f64() * 1000.0,
+        ms,
         board,
         iters,
         best: r.best,

@@ -93,12 +93,34 @@ pub struct ReachPos {
     pub answers: Vec<(i64, i64)>,
 }
 
-pub(super) fn xy_list(v: &[(i64, i64)]) -> String {
+/// The board of a position `name`: `size`×`size`, rule bits `rule`,
+/// `moves` played in order (Black first); an error names the position.
+pub(crate) fn board_of(
+    name: &str,
+    size: usize,
+    rule: u32,
+    moves: &[(i64, i64)],
+) -> Result<Board, String> {
+    let mut b =
+        Board::square(size, RuleSet::from_bits(rule)).map_err(|e| format!("{name}: {e:?}"))?;
+    for &(x, y) in moves {
+        let p = b
+            .pos(x, y)
+            .ok_or_else(|| format!("{name}: {x},{y} off the board"))?;
+        if !b.is_empty(p) {
+            return Err(format!("{name}: {x},{y} is taken"));
+        }
+        b.play(p);
+    }
+    Ok(b)
+}
+
+pub(crate) fn xy_list(v: &[(i64, i64)]) -> String {
     let s: Vec<String> = v.iter().map(|(x, y)| format!("{x},{y}")).collect();
     s.join(" ")
 }
 
-pub(super) fn parse_xy_list(s: &str) -> Result<Vec<(i64, i64)>, String> {
+pub(crate) fn parse_xy_list(s: &str) -> Result<Vec<(i64, i64)>, String> {
     if s == "-" {
         return Ok(Vec::new());
     }
@@ -108,18 +130,7 @@ pub(super) fn parse_xy_list(s: &str) -> Result<Vec<(i64, i64)>, String> {
 impl ReachPos {
     /// The position's board (side to move: whoever's turn the moves leave).
     pub fn board(&self) -> Result<Board, String> {
-        let mut b = Board::square(self.size, RuleSet::from_bits(self.rule))
-            .map_err(|e| format!("{}: {e:?}", self.name))?;
-        for &(x, y) in &self.moves {
-            let p = b
-                .pos(x, y)
-                .ok_or_else(|| format!("{}: {x},{y} off the board", self.name))?;
-            if !b.is_empty(p) {
-                return Err(format!("{}: {x},{y} is taken", self.name));
-            }
-            b.play(p);
-        }
-        Ok(b)
+        board_of(&self.name, self.size, self.rule, &self.moves)
     }
 
     /// The answer set as cells of `b` (this position's board).
