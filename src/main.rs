@@ -92,7 +92,11 @@ usage: pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/lab/bench/reach/reach.txt from arena records
-       pbrain-sente bench threats                     the threat solver's speed
+       pbrain-sente bench threats                   the threat solver's speed
+       pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [SWITCHES] [--eval classic|net]
+                                                    depth, nodes and branching per iteration, middle games
+       pbrain-sente bench depth-make --rule R GAMES.txt... [--out FILE]
+                                                    rebuild the depth report's positions from arena records
        pbrain-sente bench net-random FILE [F H SEED]  write random net weights (for tests)
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente tune net …                      train the evaluation network on datagen records
