@@ -57,8 +57,13 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
-        Ok(matchcli::Mode::Fake { kind, good, seed }) => {
-            fake::run(kind, good, seed);
+        Ok(matchcli::Mode::Fake {
+            kind,
+            good,
+            seed,
+            x,
+        }) => {
+            fake::run(kind, good, seed, x);
             Ok(())
         }
         Ok(matchcli::Mode::Compare { base, new, name }) => {

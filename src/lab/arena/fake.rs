@@ -3,8 +3,11 @@
 //! misbehaving variants that play N good moves and then overtime, crash,
 //! print garbage, play off the board or on an occupied point, eat memory,
 //! play a renju-forbidden point, or never answer (not even START); and a
-//! slow mover (`slow:MS`) that spends game time; and `search`, Sente's
-//! library search behind this minimal protocol. They speak just enough protocol.
+//! slow mover (`slow:MS`) that spends game time; `search`, Sente's
+//! library search behind this minimal protocol; and `planted`, whose
+//! strength peaks at a known value of its parameter (`--param X=V`): the
+//! planted problem the SPSA tuner is tested on. They speak just enough
+//! protocol.
 
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -40,6 +43,9 @@ pub enum Kind {
     Search,
     /// Plays a point forbidden to it (Black under renju) whenever one exists.
     Forbidden,
+    /// The planted problem: plays the greedy one-ply move with probability
+    /// `planted_strength(X)`, else a random one; strongest at `X = PLANTED_BEST`.
+    Planted,
 }
 
 impl Kind {
@@ -60,6 +66,7 @@ impl Kind {
             "forbidden" => Kind::Forbidden,
             "slow" => Kind::Slow,
             "search" => Kind::Search,
+            "planted" => Kind::Planted,
             _ => return None,
         };
         Some((k, n))
@@ -87,11 +94,15 @@ struct Fake {
     engine: Option<Engine>,
     /// When the current request arrived.
     asked: Instant,
+    /// The planted engine's parameter X.
+    x: f64,
 }
 
-/// Run a fake engine on stdin/stdout until END or EOF.
-pub fn run(kind: Kind, good: usize, seed: u64) {
+/// Run a fake engine on stdin/stdout until END or EOF; `x` is the planted
+/// engine's parameter (the others ignore it).
+pub fn run(kind: Kind, good: usize, seed: u64, x: f64) {
     let mut f = Fake {
+        x,
         kind,
         good,
         played: 0,
@@ -268,7 +279,7 @@ impl Fake {
         self.played += 1;
         if misbehave {
             match self.kind {
-                Kind::Random | Kind::Silent | Kind::Slow | Kind::Search => {}
+                Kind::Random | Kind::Silent | Kind::Slow | Kind::Search | Kind::Planted => {}
                 Kind::Overtime => std::thread::sleep(Duration::from_secs(600)),
                 Kind::Crash => std::process::exit(3),
                 Kind::Garbage => return Reply::Line("I think 7 comma 7".into()),
@@ -298,7 +309,11 @@ impl Fake {
             }
         }
         let mut rng = SplitMix64::new(self.seed ^ b.hash());
-        let mut p = choose(b, &mut rng);
+        let mut p = if self.kind == Kind::Planted {
+            planted_move(b, self.x, &mut rng)
+        } else {
+            choose(b, &mut rng)
+        };
         if self.kind == Kind::Search {
             p = self.search().unwrap_or(p);
         }
@@ -377,6 +392,93 @@ pub fn choose(b: &Board, rng: &mut SplitMix64) -> Pos {
         return empties.first().copied().unwrap_or(Pos::NONE);
     }
     pool[rng.below(pool.len() as u64) as usize]
+}
+
+/// Where the planted engine is strongest.
+pub const PLANTED_BEST: f64 = 37.0;
+/// How fast its strength falls away from the best value.
+pub const PLANTED_WIDTH: f64 = 30.0;
+
+/// The planted engine's chance of playing its greedy move:
+/// `exp(-((x - PLANTED_BEST) / PLANTED_WIDTH)^2)`.
+pub fn planted_strength(x: f64) -> f64 {
+    (-((x - PLANTED_BEST) / PLANTED_WIDTH).powi(2)).exp()
+}
+
+/// The planted engine's move: the greedy one-ply move with probability
+/// `planted_strength(x)`, else `choose`'s random one (which still takes
+/// and blocks fives). The generator's draws depend on `x` too, so that two
+/// values differ in more than the threshold.
+pub fn planted_move(b: &Board, x: f64, rng: &mut SplitMix64) -> Pos {
+    let mut rng = SplitMix64::new(rng.next_u64() ^ x.to_bits());
+    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    if u < planted_strength(x) {
+        greedy(b, &mut rng)
+    } else {
+        choose(b, &mut rng)
+    }
+}
+
+/// A one-ply greedy move: a five, else a block of the opponent's five, else
+/// the near point that lengthens the own and the opponent's lines through
+/// it the most (own lines weigh more), ties drawn at random.
+fn greedy(b: &Board, rng: &mut SplitMix64) -> Pos {
+    let random = choose(b, rng);
+    let me = b.to_move();
+    if is_win(b, random, me) || is_win(b, random, me.opposite()) {
+        return random;
+    }
+    let renju_black = me == Color::Black && b.rules().rule == Rule::Renju;
+    let mut best = (0u64, 0u64, random);
+    for p in b.empty_cells() {
+        if b.near_count(p) == 0 || (renju_black && forbidden(b, p)) {
+            continue;
+        }
+        let score: u64 = (0..4)
+            .map(|d| {
+                let own = b.run_length(p, d, me.cell()).min(5) as u32;
+                let theirs = b.run_length(p, d, me.opposite().cell()).min(5) as u32;
+                3 * 8u64.pow(own) + 2 * 8u64.pow(theirs)
+            })
+            .sum();
+        let tie = rng.next_u64();
+        if (score, tie) > (best.0, best.1) {
+            best = (score, tie, p);
+        }
+    }
+    best.2
+}
+
+/// A game between two planted engines inside this process (no referee, no
+/// processes; freestyle or standard, where nothing is forbidden): Black
+/// plays with `x[0]`, White with `x[1]`, from the opening's stones. The
+/// winner, or None when the board fills (or the opening does not fit).
+pub fn planted_game(
+    size: usize,
+    rules: RuleSet,
+    opening: &[(i64, i64)],
+    x: [f64; 2],
+    seed: u64,
+) -> Option<Color> {
+    let mut b = Board::new(size, size, rules).ok()?;
+    for (i, &(px, py)) in opening.iter().enumerate() {
+        let c = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        b.try_make(px, py, c).ok()?;
+    }
+    while !b.is_full() {
+        let me = b.to_move();
+        let mut rng = SplitMix64::new(seed ^ b.hash());
+        let p = planted_move(&b, x[me.index()], &mut rng);
+        if is_win(&b, p, me) {
+            return Some(me);
+        }
+        b.play(p);
+    }
+    None
 }
 
 fn forbidden(b: &Board, p: Pos) -> bool {

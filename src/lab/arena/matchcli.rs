@@ -43,7 +43,9 @@ usage: sente-arena --engine1 CMD --engine2 CMD [options]
   --fake-engine KIND[:N]  run a built-in test engine: random, overtime, crash, garbage,
                     illegal, occupied, memory, silent, forbidden
                     (misbehaving after N good moves); slow:MS sleeps MS per move;
-                    search: Sente's library search behind a minimal protocol
+                    search: Sente's library search behind a minimal protocol;
+                    planted: strongest at --param X=37 (the SPSA tuner's test)
+  --param X=V       the planted engine's parameter
   --compare BASE NEW  compare two matches played on the same schedule (same
                     openings, --games and --seed) game by game: NAME's points
                     in each, and the paired difference with its 95 % interval
@@ -58,6 +60,8 @@ pub enum Mode {
         kind: super::fake::Kind,
         good: usize,
         seed: u64,
+        /// The planted engine's parameter (`--param X=V`).
+        x: f64,
     },
     Match(Box<MatchConfig>),
     Compare {
@@ -114,6 +118,7 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
     let mut fake: Option<String> = None;
     let mut compare: Option<(String, String)> = None;
     let mut compare_name: Option<String> = None;
+    let mut fake_x: Option<f64> = None;
 
     let mut it = args.iter();
     while let Some(opt) = it.next() {
@@ -151,6 +156,13 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
             "--grace" => game.grace_ms = num(opt, &val()?)?,
             "--engine-stderr" => game.stderr = true,
             "--fake-engine" => fake = Some(val()?),
+            "--param" => {
+                let v = val()?;
+                match v.split_once('=') {
+                    Some(("X", x)) => fake_x = Some(num(opt, x.trim())?),
+                    _ => return Err(format!("--param {v:?}: the planted engine has only X=V")),
+                }
+            }
             "--compare" => {
                 let base = val()?;
                 compare = Some((base, val()?));
@@ -180,7 +192,11 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
             kind,
             good,
             seed: seed.unwrap_or(1),
+            x: fake_x.unwrap_or(0.0),
         });
+    }
+    if fake_x.is_some() {
+        return Err("--param only goes with --fake-engine planted".into());
     }
     let [Some(e1), Some(e2)] = engines else {
         return Err("--engine1 and --engine2 are required (see --help)".into());
@@ -313,6 +329,13 @@ mod tests {
             parse(&args("--fake-engine crash:2")),
             Ok(Mode::Fake { good: 2, .. })
         ));
+        assert!(matches!(
+            parse(&args("--fake-engine planted --param X=12.5")),
+            Ok(Mode::Fake { x, .. }) if x == 12.5
+        ));
+        assert!(parse(&args("--fake-engine planted --param Y=1")).is_err());
+        assert!(parse(&args("--fake-engine planted --param X=a")).is_err());
+        assert!(parse(&args("--engine1 a --engine2 b --param X=1")).is_err());
     }
 
     #[test]
