@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["brain/protocol"],
     &["brain", "cli"],
     &["lab/arena"],
-    &["lab/bench", "lab/datagen"],
+    &["lab/bench", "lab/datagen", "lab/spsa"],
     &["lab/tune"],
     &["lab", "lib", "main", "bin"],
 ];

@@ -1,7 +1,7 @@
 //! `sente-arena`: referee and match runner between two pbrain engines,
 //! tournaments of N engines (`--engine`, `merge`), the reach benchmark
 //! and the depth report through the protocol (`reach`, `depth`), re-scoring a played result (`sprt`),
-//! and, with
+//! SPSA tuning (`spsa`), and, with
 //! `--fake-engine`, the tiny test engines. All logic is in `sente::lab::arena`;
 //! this file only wires the command line to it.
 
@@ -10,12 +10,20 @@ use std::process::ExitCode;
 use sente::lab::arena::{compare, fake, matchcli, runner, sprtcli, tourcli, tournament};
 use sente::lab::bench::depth::protocol as depth;
 use sente::lab::bench::reach::protocol as reach;
+use sente::lab::spsa::cli as spsa;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if spsa::wants(&args) {
+        if args.iter().any(|a| a == "--help" || a == "-h") {
+            print!("{}", spsa::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        return exit(spsa::parse(&args[1..]).and_then(spsa::run));
+    }
     if reach::wants(&args) {
         return reach_main(&args);
     }
@@ -48,12 +56,13 @@ fn main() -> ExitCode {
     let done = match matchcli::parse(&args) {
         Ok(matchcli::Mode::Help) => {
             print!(
-                "{}\n{}\n{}\n{}\n{}",
+                "{}\n{}\n{}\n{}\n{}\n{}",
                 matchcli::USAGE,
                 tourcli::USAGE,
                 reach::USAGE,
                 depth::USAGE,
-                sprtcli::USAGE
+                sprtcli::USAGE,
+                spsa::USAGE
             );
             Ok(())
         }

@@ -1,0 +1,215 @@
+//! SPSA tuner integration tests: the real `sente-arena spsa` tunes the
+//! planted fake engine (`--fake-engine planted`, strongest at X = 37)
+//! through the arena's games: it must move X from 5 towards 37; a run
+//! stopped and resumed, and an iteration played in shards and merged by
+//! `spsa step`, must give exactly the uninterrupted run's state; bad
+//! params files and a parameter the engine does not know end with a clear
+//! error and status 2.
+
+#[path = "harness/mod.rs"]
+mod harness;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use harness::arena_args::ARENA;
+
+const BOUND: Duration = Duration::from_secs(120);
+
+/// Eight openings from the freestyle suite.
+const OPENINGS: &str = "9,9 6,9 6,6\n5,9 6,10 4,5 8,7\n7,9 6,7 6,5\n9,10 7,6 4,4 8,9\n\
+                        7,5 9,5 8,7\n10,4 6,6 6,5 4,7\n7,8 7,9 9,6\n9,5 5,6 4,5 5,9\n";
+
+fn setup(tag: &str, params: &str) -> PathBuf {
+    let dir = harness::temp_dir("spsa", tag);
+    std::fs::write(dir.join("params.txt"), params).unwrap();
+    std::fs::write(dir.join("openings.txt"), OPENINGS).unwrap();
+    dir
+}
+
+/// `sente-arena spsa ARGS` in `dir` with the planted engine and the
+/// openings: (status, stdout, stderr).
+fn spsa(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let engine = format!("{ARENA} --fake-engine planted");
+    let mut cmd = Command::new(ARENA);
+    cmd.current_dir(dir).arg("spsa");
+    if args.first() != Some(&"step") {
+        cmd.args([
+            "--engine",
+            &engine,
+            "--openings",
+            "openings.txt",
+            "--turn",
+            "2000",
+        ]);
+    }
+    let o = harness::run_bounded(cmd.args(args), BOUND);
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let (code, out, err) = spsa(dir, args);
+    assert_eq!(code, 0, "spsa {args:?}: {out}\n{err}");
+    out
+}
+
+fn state(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+#[test]
+fn tunes_the_planted_engine_towards_its_optimum() {
+    let dir = setup("planted", "X, 5, 0, 100, 3, 0.5\n");
+    let out = ok(
+        &dir,
+        &[
+            "--state",
+            "s.txt",
+            "--params",
+            "params.txt",
+            "--iters",
+            "100",
+            "--pairs-per-iter",
+            "6",
+            "--concurrency",
+            "2",
+            "--stop-after",
+            "10",
+        ],
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("iter ")).count(),
+        10,
+        "{out}"
+    );
+    let printed = ok(&dir, &["--state", "s.txt", "--print"]);
+    let value: f64 = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("pub const X: i32 = "))
+        .and_then(|v| v.trim_end_matches(';').parse().ok())
+        .unwrap_or_else(|| panic!("no params.rs line: {printed}"));
+    assert!(
+        printed.contains("// SPSA: 10 of 100 iterations, 6 pairs each, seed 1"),
+        "{printed}"
+    );
+    assert!(value >= 20.0, "X went from 5 to {value} only:\n{printed}");
+}
+
+#[test]
+fn resumed_and_sharded_runs_match_the_uninterrupted_one() {
+    let dir = setup("resume", "X, 30, 0, 100, 4, 0.3\n");
+    let common = [
+        "--params",
+        "params.txt",
+        "--iters",
+        "20",
+        "--pairs-per-iter",
+        "3",
+        "--seed",
+        "7",
+    ];
+    // Four iterations in one go.
+    let mut a = vec!["--state", "a.txt", "--stop-after", "4"];
+    a.extend(common);
+    ok(&dir, &a);
+    // Two, then one more resumed (the params file may be left out)...
+    let mut b = vec!["--state", "b.txt", "--stop-after", "2"];
+    b.extend(common);
+    ok(&dir, &b);
+    ok(&dir, &["--state", "b.txt", "--stop-after", "1"]);
+    // ... then the fourth in three shards, merged by step.
+    for k in 1..=3 {
+        let (shard, part) = (format!("{k}/3"), format!("part-{k}.txt"));
+        ok(
+            &dir,
+            &["--state", "b.txt", "--shard", &shard, "--out", &part],
+        );
+    }
+    let b3 = state(&dir, "b.txt");
+    assert_eq!(b3.lines().filter(|l| l.starts_with("iter ")).count(), 3);
+    let (code, _, err) = spsa(
+        &dir,
+        &["step", "--state", "b.txt", "part-1.txt", "part-3.txt"],
+    );
+    assert_eq!(code, 2, "a missing shard: {err}");
+    assert!(err.contains("pairs missing from the parts: 1"), "{err}");
+    let (code, _, err) = spsa(
+        &dir,
+        &[
+            "step",
+            "--state",
+            "b.txt",
+            "part-1.txt",
+            "part-1.txt",
+            "part-2.txt",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("in two parts"), "{err}");
+    ok(
+        &dir,
+        &[
+            "step",
+            "--state",
+            "b.txt",
+            "part-1.txt",
+            "part-2.txt",
+            "part-3.txt",
+        ],
+    );
+    assert_eq!(state(&dir, "b.txt"), state(&dir, "a.txt"));
+    // The parts were for iteration 4: once it is done they are refused.
+    let (code, _, err) = spsa(
+        &dir,
+        &[
+            "step",
+            "--state",
+            "b.txt",
+            "part-1.txt",
+            "part-2.txt",
+            "part-3.txt",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("not this run's next iteration"), "{err}");
+    // Changing the run's settings on resume is refused.
+    let (code, _, err) = spsa(&dir, &["--state", "b.txt", "--iters", "30"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("another --iters"), "{err}");
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let cases: [(&str, &[&str], &str); 5] = [
+        ("X, 5, 0, 100, 3\n", &[], "params.txt: line 1: expected"),
+        ("X, 5, 100, 0, 3, 0.5\n", &[], "min 100 > max 0"),
+        ("Y, 5, 0, 100, 3, 0.5\n", &[], "does not start"),
+        (
+            "X, 5, 0, 100, 3, 0.5\n",
+            &["--games", "4"],
+            "--games does not go with spsa",
+        ),
+        (
+            "X, 5, 0, 100, 3, 0.5\n",
+            &["--pairs-per-iter", "0"],
+            "at least 1",
+        ),
+    ];
+    for (i, (params, extra, want)) in cases.into_iter().enumerate() {
+        let dir = setup(&format!("bad{i}"), params);
+        let mut args = vec!["--state", "s.txt", "--params", "params.txt"];
+        args.extend(extra);
+        let (code, out, err) = spsa(&dir, &args);
+        assert_eq!(code, 2, "{params:?} {extra:?}: {out} {err}");
+        assert!(err.contains(want), "{params:?}: {err}");
+    }
+    let dir = setup("nostate", "X, 5, 0, 100, 3, 0.5\n");
+    let (code, _, err) = spsa(&dir, &["--state", "none.txt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("a new run needs --params"), "{err}");
+}
