@@ -6,7 +6,6 @@
 //! params files and a parameter the engine does not know end with a clear
 //! error and status 2.
 
-#[path = "harness/mod.rs"]
 mod harness;
 
 use std::path::{Path, PathBuf};

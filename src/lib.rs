@@ -269,6 +269,10 @@
 //! - `lab/datagen/`: the self-play data generator (`pbrain-sente datagen`)
 //!   and the record format its games are written in (`datagen/record.rs`),
 //!   read by the net trainer and the policy fitter.
+//! - `lab/spsa/`: the SPSA tuner of search parameters (`sente-arena
+//!   spsa`): game pairs on the arena with the values passed as `--param
+//!   NAME=V`, its state file, shards and the params.rs block
+//!   (`scripts/SPSA.md`).
 //! - `lab/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
 //!   fits `eval/weights.rs` to arena records, the network's trainer
 //!   (`tune/net/`, `pbrain-sente tune net`) on `datagen` records, and the
@@ -278,7 +282,7 @@
 //! Dependencies run one way, and a test keeps them so
 //! (`protocol-tests/layering.rs`): inside the engine wing `types` ←
 //! `game` ← `eval` ← `search` ← `engine` ← `protocol`; then `cli`; then
-//! the laboratory, `arena` ← `bench`, `datagen` ← `tune`. No room imports a
+//! the laboratory, `arena` ← `bench`, `datagen`, `spsa` ← `tune`. No room imports a
 //! room beside or above it, and no two files import each other, directly
 //! or round a circle.
 //!

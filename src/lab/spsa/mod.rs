@@ -11,13 +11,14 @@
 //! - `play`: an iteration's game pairs on the arena, whole or a shard
 //! - `output`: iteration lines, the trajectory table, the params.rs block
 //! - `cli`: the `sente-arena spsa` command line and its modes
-//! - `planted` (tests): the planted problem tuned in-process
+//! - `tests`: the planted problem tuned in-process
 
 pub mod cli;
 pub mod method;
 pub mod output;
-#[cfg(test)]
-mod planted;
 pub mod play;
 pub mod spec;
 pub mod state;
+
+#[cfg(test)]
+mod tests;
