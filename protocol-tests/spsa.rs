@@ -4,7 +4,8 @@
 //! stopped and resumed, and an iteration played in shards and merged by
 //! `spsa step`, must give exactly the uninterrupted run's state; bad
 //! params files and a parameter the engine does not know end with a clear
-//! error and status 2.
+//! error and status 2. And the engine's side: `pbrain-sente --param`
+//! refuses unknown names, and in a release build every value.
 
 mod harness;
 
@@ -211,4 +212,44 @@ fn bad_input_is_a_clear_error() {
     let (code, _, err) = spsa(&dir, &["--state", "none.txt"]);
     assert_eq!(code, 2);
     assert!(err.contains("a new run needs --params"), "{err}");
+}
+
+#[test]
+fn the_release_engine_refuses_params() {
+    let run = |args: &[&str]| {
+        let o = harness::run_bounded(Command::new(harness::BIN).args(args), BOUND);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let (code, err, _) = run(&["--param", "NO_SUCH_PARAM=1"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown parameter \"NO_SUCH_PARAM\""), "{err}");
+    let (code, err, _) = run(&["--param", "RFP_MARGIN=100"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("fixed"), "{err}");
+    let (code, _, out) = run(&["--param", "list"]);
+    assert_eq!(code, Some(0));
+    assert!(out.lines().any(|l| l == "RFP_MARGIN 120"), "{out}");
+    // The tuner stops before any game when the engine refuses its values.
+    let dir = setup("release", "RFP_MARGIN, 120, 40, 300, 10, 0.002\n");
+    let o = harness::run_bounded(
+        Command::new(ARENA).current_dir(&dir).args([
+            "spsa",
+            "--state",
+            "s.txt",
+            "--params",
+            "params.txt",
+            "--engine",
+            harness::BIN,
+            "--openings",
+            "openings.txt",
+        ]),
+        BOUND,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not start"), "{err}");
 }

@@ -237,7 +237,9 @@
 //!   ordering, the learned move policy (`policy.rs`, tables generated into
 //!   `policy_weights.rs`; its ordering, reductions and pruning are switches,
 //!   off by default), the VCF/VCT threat solver (`threat/`), time manager
-//!   (`time.rs`), watchdog, and `params.rs`: every tunable of the search.
+//!   (`time.rs`), watchdog, and `params.rs`: every tunable of the search,
+//!   constants in the release build and settable at run time in a tuning
+//!   build (`--features tune`, `pbrain-sente --param NAME=V`; `tunable.rs`).
 //! - `brain/eval/`: the incremental pattern evaluation and its fitted weights
 //!   (`eval/weights.rs`); the learned network (`eval/net/`: its form, weights
 //!   file format and float reference, embedded weights in `eval/net/weights/`,

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use sente::brain::engine::{EngineOptions, EvalKind};
 use sente::brain::eval::net::{NetWeights, QuantNet};
+use sente::brain::search::params;
 use sente::cli::{eval_kind, search_switch};
 
 fn main() -> anyhow::Result<()> {
@@ -64,6 +65,24 @@ fn main() -> anyhow::Result<()> {
                 }
                 options.search.eval = EvalKind::Net;
             }
+            "--param" => {
+                let v = it.next().map(String::as_str).unwrap_or("");
+                if v == "list" {
+                    print!("{}", param_list());
+                    return Ok(());
+                }
+                let set = match v.split_once('=') {
+                    Some((name, x)) => match x.trim().parse::<f64>() {
+                        Ok(x) => params::set(name.trim(), x),
+                        Err(_) => Err(format!("--param {v}: the value is no number")),
+                    },
+                    None => Err(format!("--param wants NAME=V or list, got {v:?}")),
+                };
+                if let Err(e) = set {
+                    eprintln!("pbrain-sente: {e}");
+                    std::process::exit(2);
+                }
+            }
             // Not the protocol loop: a person at a terminal asked.
             "--help" | "-h" => {
                 println!("{USAGE}");
@@ -81,6 +100,19 @@ fn main() -> anyhow::Result<()> {
         }
     }
     sente::brain::protocol::io::run(options)
+}
+
+/// `--param list`: each tunable parameter with its value, and whether this
+/// build can set them.
+fn param_list() -> String {
+    let mut out = String::new();
+    for t in params::TUNABLES {
+        out.push_str(&format!("{} {}\n", t.name, t.default));
+    }
+    if !cfg!(feature = "tune") {
+        out.push_str("# fixed in this build: --param NAME=V needs cargo build --features tune\n");
+    }
+    out
 }
 
 const USAGE: &str = "\
@@ -115,4 +147,7 @@ SWITCHES (search features for A/B tests):
   --policy        all three policy switches
   --eval E        static evaluation: classic (default) or net (the learned net)
   --net FILE      the net's weights from FILE instead of the built-in ones (implies --eval net)
+  --param NAME=V  set a search parameter of src/brain/search/params.rs (repeatable;
+                  a tuning build only: cargo build --release --features tune);
+                  --param list lists them
 Logs go to stderr; RUST_LOG=debug shows the search.";

@@ -511,13 +511,13 @@ impl Engine {
     /// (SWAP2 probes): 80 % of the turn (or of an eighth of the clock) less
     /// what is spent, split evenly.
     fn share_limits(limits: &Limits, parts: u64) -> Limits {
-        let mut budget = limits.turn_ms.unwrap_or(params::SWAP2_DEFAULT_TURN_MS);
+        let mut budget = limits.turn_ms.unwrap_or(params::SWAP2_DEFAULT_TURN_MS());
         if let Some(left) = limits.time_left_ms {
             budget =
-                budget.min(u64::try_from(left.max(0)).unwrap_or(0) / params::SWAP2_CLOCK_DIVISOR);
+                budget.min(u64::try_from(left.max(0)).unwrap_or(0) / params::SWAP2_CLOCK_DIVISOR());
         }
         let spent = limits.start.elapsed().as_millis() as u64;
-        let budget = (budget * params::SWAP2_TURN_TENTHS / 10).saturating_sub(spent);
+        let budget = (budget * params::SWAP2_TURN_TENTHS() / 10).saturating_sub(spent);
         Limits {
             turn_ms: Some(budget / parts.max(1)),
             match_ms: None,

@@ -83,13 +83,13 @@ pub fn plies(depth: Depth) -> i32 {
 fn lmr_units(depth: Depth, i: usize) -> Depth {
     let d = (depth as f32 / ONE_PLY as f32).max(1.0).ln();
     let m = ((i + 1) as f32).ln();
-    ((params::LMR_BASE + d * m / params::LMR_DIVISOR) * ONE_PLY as f32) as Depth
+    ((params::LMR_BASE() + d * m / params::LMR_DIVISOR()) * ONE_PLY as f32) as Depth
 }
 
 /// A reduction rounded down to whole `params::LMR_GRAIN` units (whole
 /// plies at the default grain).
 fn grained(r: Depth) -> Depth {
-    r - r.rem_euclid(params::LMR_GRAIN)
+    r - r.rem_euclid(params::LMR_GRAIN())
 }
 
 /// Late-move reduction of a late quiet move (`lmr_units`, rounded to the
@@ -111,26 +111,30 @@ fn lmr_scaled(depth: Depth, i: usize, scale: i32) -> Depth {
 /// `params::LMP_PV_FACTOR`), d in whole plies.
 fn lmp_limit(depth: Depth) -> usize {
     let d = plies(depth).max(1) as usize;
-    params::LMP_BASE + d * d / params::LMP_DEPTH_DIVISOR
+    params::LMP_BASE() + d * d / params::LMP_DEPTH_DIVISOR()
 }
 
 /// Policy-driven pruning (`PolicyCuts::prune`): the least gap (policy
 /// units below the node's best) at which a quiet move is pruned at `depth`.
 fn policy_prune_gap(depth: Depth, pv_node: bool) -> i32 {
-    params::POLICY_PRUNE_GAP
-        + params::POLICY_PRUNE_PER_DEPTH * plies(depth).max(0)
-        + if pv_node { params::POLICY_PRUNE_PV } else { 0 }
+    params::POLICY_PRUNE_GAP()
+        + params::POLICY_PRUNE_PER_DEPTH() * plies(depth).max(0)
+        + if pv_node {
+            params::POLICY_PRUNE_PV()
+        } else {
+            0
+        }
 }
 
 /// Policy-driven reductions (`PolicyCuts::lmr`): depth added to a late
 /// quiet move's reduction for its gap below the node's best policy score.
 fn policy_lmr_adjust(gap: i32) -> Depth {
     ONE_PLY
-        * if gap < params::POLICY_LMR_CLOSE {
-            -params::POLICY_LMR_CLOSE_LESS
-        } else if gap >= 2 * params::POLICY_LMR_FAR {
+        * if gap < params::POLICY_LMR_CLOSE() {
+            -params::POLICY_LMR_CLOSE_LESS()
+        } else if gap >= 2 * params::POLICY_LMR_FAR() {
             2
-        } else if gap >= params::POLICY_LMR_FAR {
+        } else if gap >= params::POLICY_LMR_FAR() {
             1
         } else {
             0
@@ -451,12 +455,12 @@ impl<'a, 'b> Tree<'a, 'b> {
         if !pv_node
             && excluded.is_none()
             && !horizon
-            && depth <= params::RFP_MAX_DEPTH * ONE_PLY
+            && depth <= params::RFP_MAX_DEPTH() * ONE_PLY
             && beta.abs() < MATE_BOUND
             && unforced(&self.pos)
         {
             let ev = self.pos.ev.evaluate(stm);
-            if ev - params::RFP_MARGIN * depth / ONE_PLY >= beta {
+            if ev - params::RFP_MARGIN() * depth / ONE_PLY >= beta {
                 return ev;
             }
         }
@@ -467,18 +471,18 @@ impl<'a, 'b> Tree<'a, 'b> {
         if let Some(hit) = tt_hit {
             if excluded.is_none()
                 && !horizon
-                && depth >= params::SE_MIN_DEPTH * ONE_PLY
-                && (ply as i32) * ONE_PLY < params::SE_MAX_PLY_FACTOR * self.root_depth
+                && depth >= params::SE_MIN_DEPTH() * ONE_PLY
+                && (ply as i32) * ONE_PLY < params::SE_MAX_PLY_FACTOR() * self.root_depth
                 && !hash_move.is_none()
                 && hit.bound != Bound::Upper
-                && hit.depth >= depth - params::SE_TT_DEPTH * ONE_PLY
+                && hit.depth >= depth - params::SE_TT_DEPTH() * ONE_PLY
                 && hit.score.abs() < MATE_BOUND
             {
-                let sb = hit.score - params::SE_MARGIN * depth / ONE_PLY;
+                let sb = hit.score - params::SE_MARGIN() * depth / ONE_PLY;
                 self.se_tests += 1;
                 self.excluded[ply] = hash_move;
                 let v = self.pvs(
-                    plies(depth) / params::SE_DEPTH_DIVISOR * ONE_PLY,
+                    plies(depth) / params::SE_DEPTH_DIVISOR() * ONE_PLY,
                     sb - 1,
                     sb,
                     ply,
@@ -489,7 +493,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 }
                 self.pv_len[ply] = 0;
                 if v < sb {
-                    hash_ext = params::SE_EXTENSION;
+                    hash_ext = params::SE_EXTENSION();
                     self.se_extensions += 1;
                 } else if sb >= beta {
                     // Another move beats beta too at half the depth.
@@ -586,7 +590,7 @@ impl<'a, 'b> Tree<'a, 'b> {
 
         let mut quiets_tried: Vec<Pos> = Vec::new();
         for i in 0..scored.len() {
-            if i == params::SORTED_HEAD {
+            if i == params::SORTED_HEAD() {
                 sort_tail(&mut scored);
             }
             let m = scored[i].0;
@@ -605,7 +609,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             // quiet moves are tried (never a forced defence).
             if quiet && !killer && best > -MATE_BOUND {
                 let limit = lmp_limit(depth);
-                if i >= limit * if pv_node { params::LMP_PV_FACTOR } else { 1 } {
+                if i >= limit * if pv_node { params::LMP_PV_FACTOR() } else { 1 } {
                     continue;
                 }
                 if cuts.prune && gap >= policy_prune_gap(depth, pv_node) {
@@ -613,11 +617,12 @@ impl<'a, 'b> Tree<'a, 'b> {
                 }
             }
             self.make(m);
-            let ext = if extend { params::FORCED_EXTENSION } else { 0 }.max(if m == hash_move {
-                hash_ext
+            let ext = if extend {
+                params::FORCED_EXTENSION()
             } else {
                 0
-            });
+            }
+            .max(if m == hash_move { hash_ext } else { 0 });
             let new_depth = depth - ONE_PLY + ext;
             let score = if i == 0 {
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
@@ -625,22 +630,22 @@ impl<'a, 'b> Tree<'a, 'b> {
                 let mut r = 0;
                 let late = !killer
                     && m != hash_move
-                    && depth >= params::LMR_MIN_DEPTH * ONE_PLY
-                    && i >= params::LMR_FULL_MOVES;
+                    && depth >= params::LMR_MIN_DEPTH() * ONE_PLY
+                    && i >= params::LMR_FULL_MOVES();
                 if late && quiet {
                     let extra = if pv_node {
                         0
                     } else {
-                        params::LMR_NON_PV_EXTRA * ONE_PLY
+                        params::LMR_NON_PV_EXTRA() * ONE_PLY
                     };
                     r = lmr_reduction(depth, i) + extra;
                     if cuts.lmr {
                         r = (r + policy_lmr_adjust(gap)).max(0);
                     }
                 } else if late && forced {
-                    r = lmr_scaled(depth, i, params::LMR_FORCED_SCALE);
+                    r = lmr_scaled(depth, i, params::LMR_FORCED_SCALE());
                 } else if late {
-                    r = lmr_scaled(depth, i, params::LMR_TACTICAL_SCALE);
+                    r = lmr_scaled(depth, i, params::LMR_TACTICAL_SCALE());
                 }
                 self.search_late(new_depth, r, alpha, beta, ply + 1)
             };
@@ -665,8 +670,8 @@ impl<'a, 'b> Tree<'a, 'b> {
                     // Alpha raised without a cutoff (a PV node): the moves
                     // after it must beat a better score, and are searched
                     // `params::ALPHA_RAISE_REDUCTION` shallower.
-                    if depth > ONE_PLY + params::ALPHA_RAISE_REDUCTION {
-                        depth -= params::ALPHA_RAISE_REDUCTION;
+                    if depth > ONE_PLY + params::ALPHA_RAISE_REDUCTION() {
+                        depth -= params::ALPHA_RAISE_REDUCTION();
                     }
                 }
             }
@@ -701,14 +706,14 @@ impl<'a, 'b> Tree<'a, 'b> {
         // Past `params::Q_FOURS` only a four that makes a second threat (a
         // four-three, a double four, an open four) is still tried: it ends
         // most lines. One class bound decides both whether and which.
-        let least = if self.q_fours >= params::Q_FOURS {
+        let least = if self.q_fours >= params::Q_FOURS() {
             Class::FourThree
         } else {
             Class::Block4
         };
         if stand >= beta
             || self.pos.ev.fours_from(stm, least) == 0
-            || stand + params::Q_DELTA <= alpha
+            || stand + params::Q_DELTA() <= alpha
         {
             return stand;
         }
@@ -800,15 +805,15 @@ mod tests {
             grained(lmr_units(3 * ONE_PLY, 3)),
             lmr_reduction(3 * ONE_PLY, 3)
         );
-        if params::LMR_GRAIN == ONE_PLY {
+        if params::LMR_GRAIN() == ONE_PLY {
             assert_eq!(lmr_reduction(3 * ONE_PLY, 3), ONE_PLY);
             assert_eq!(lmr_reduction(8 * ONE_PLY, 20), 3 * ONE_PLY);
         }
         for d in 1..30 {
             for i in 0..60 {
                 let depth = d * ONE_PLY;
-                let whole = (params::LMR_BASE
-                    + (d as f32).ln() * ((i + 1) as f32).ln() / params::LMR_DIVISOR)
+                let whole = (params::LMR_BASE()
+                    + (d as f32).ln() * ((i + 1) as f32).ln() / params::LMR_DIVISOR())
                     as i32;
                 let raw = lmr_units(depth, i);
                 assert!(
@@ -893,13 +898,13 @@ mod tests {
     #[test]
     fn reverse_futility_cuts_only_quiet_non_pv_nodes_far_above_beta() {
         // Far above beta at depth 2, null window: one node, the static score.
-        let (nodes, score, ev) = probe(QUIET, 2, 2 * params::RFP_MARGIN + 1, false);
+        let (nodes, score, ev) = probe(QUIET, 2, 2 * params::RFP_MARGIN() + 1, false);
         assert_eq!((nodes, score), (1, ev));
         // Not far enough above it, or at a PV node, or too deep: searched.
-        assert!(probe(QUIET, 2, 2 * params::RFP_MARGIN - 1, false).0 > 1);
-        assert!(probe(QUIET, 2, 2 * params::RFP_MARGIN + 1, true).0 > 1);
-        let deep = params::RFP_MAX_DEPTH + 1;
-        assert!(probe(QUIET, deep, params::RFP_MARGIN * deep + 1, false).0 > 1);
+        assert!(probe(QUIET, 2, 2 * params::RFP_MARGIN() - 1, false).0 > 1);
+        assert!(probe(QUIET, 2, 2 * params::RFP_MARGIN() + 1, true).0 > 1);
+        let deep = params::RFP_MAX_DEPTH() + 1;
+        assert!(probe(QUIET, deep, params::RFP_MARGIN() * deep + 1, false).0 > 1);
         // An open three of the opponent's must be answered: never cut.
         let threat = QUIET.replacen(
             ". . . . . . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        . . . . . . X X",
@@ -907,7 +912,7 @@ mod tests {
             1,
         );
         assert_ne!(threat, QUIET);
-        assert!(probe(&threat, 2, 2 * params::RFP_MARGIN + 1, false).0 > 1);
+        assert!(probe(&threat, 2, 2 * params::RFP_MARGIN() + 1, false).0 > 1);
     }
     #[test]
     fn a_singular_test_leaves_its_move_out_and_stores_nothing() {
@@ -942,13 +947,13 @@ mod tests {
             . . . . . . . . .
             . . . . . . . . .";
         with_tree(text, &Tt::new(1 << 18), |tree| {
-            for depth in 1..params::SE_MIN_DEPTH {
+            for depth in 1..params::SE_MIN_DEPTH() {
                 tree.root_depth = depth * ONE_PLY;
                 tree.pvs(depth * ONE_PLY, -INFINITE, INFINITE, 1);
             }
             // Too shallow so far: no test.
             assert_eq!(tree.se_tests, 0);
-            for depth in params::SE_MIN_DEPTH..params::SE_MIN_DEPTH + 3 {
+            for depth in params::SE_MIN_DEPTH()..params::SE_MIN_DEPTH() + 3 {
                 tree.root_depth = depth * ONE_PLY;
                 let s = tree.pvs(depth * ONE_PLY, -INFINITE, INFINITE, 1);
                 assert!(s.abs() < MATE_BOUND, "depth {depth}: {s}");
@@ -992,7 +997,7 @@ mod tests {
         assert!(score >= MATE_BOUND, "score {score}, static {ev}");
         assert!(nodes > 1);
         // Static score params::Q_DELTA or more below alpha: it stands, unsearched.
-        let (nodes, score, ev) = probe(FOUR_THREE, 0, -(params::Q_DELTA + 1), false);
+        let (nodes, score, ev) = probe(FOUR_THREE, 0, -(params::Q_DELTA() + 1), false);
         assert_eq!((nodes, score), (1, ev));
         // Without a four to make there is nothing to try.
         let (nodes, score, ev) = probe(QUIET, 0, -1, false);
@@ -1003,7 +1008,7 @@ mod tests {
     fn past_its_plain_fours_the_quiescence_still_tries_a_four_three() {
         // Two fours already made in the line: the four-three is still
         // tried, and wins.
-        let (nodes, score, ev) = probe_after_fours(FOUR_THREE, 0, -1, false, params::Q_FOURS);
+        let (nodes, score, ev) = probe_after_fours(FOUR_THREE, 0, -1, false, params::Q_FOURS());
         assert!(ev < MATE_BOUND);
         assert!(score >= MATE_BOUND, "score {score}, static {ev}");
         assert!(nodes > 1);
@@ -1016,7 +1021,7 @@ mod tests {
         );
         assert_ne!(plain, FOUR_THREE);
         assert!(probe_after_fours(&plain, 0, -1, false, 0).0 > 1);
-        let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, params::Q_FOURS);
+        let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, params::Q_FOURS());
         assert_eq!((nodes, score), (1, ev));
     }
 }

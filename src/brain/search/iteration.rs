@@ -58,9 +58,9 @@ pub(super) fn aspiration(
     prev: Score,
     multipv: usize,
 ) -> Option<Score> {
-    let mut delta = params::ASPIRATION;
+    let mut delta = params::ASPIRATION();
     let (mut alpha, mut beta) =
-        if depth >= params::ASPIRATION_MIN_DEPTH && multipv == 1 && !is_mate_score(prev) {
+        if depth >= params::ASPIRATION_MIN_DEPTH() && multipv == 1 && !is_mate_score(prev) {
             (prev - delta, prev + delta)
         } else {
             (-INFINITE, INFINITE)
@@ -94,8 +94,8 @@ pub(super) fn widen(
     } else {
         return None;
     };
-    let delta = delta + delta / params::ASPIRATION_GROWTH_DIVISOR;
-    if delta > params::ASPIRATION_OPEN || is_mate_score(s) {
+    let delta = delta + delta / params::ASPIRATION_GROWTH_DIVISOR();
+    if delta > params::ASPIRATION_OPEN() || is_mate_score(s) {
         alpha = -INFINITE;
         beta = INFINITE;
     }
@@ -107,7 +107,7 @@ pub(super) fn widen(
 /// (a move that beats alpha anyway is searched again at full depth); the
 /// first `params::ROOT_LMR_FULL_MOVES`, tactical moves and shallow iterations never.
 pub(super) fn root_reduction(depth: i32, i: usize, tactical: bool) -> Depth {
-    if tactical || depth < params::ROOT_LMR_MIN_DEPTH || i < params::ROOT_LMR_FULL_MOVES {
+    if tactical || depth < params::ROOT_LMR_MIN_DEPTH() || i < params::ROOT_LMR_FULL_MOVES() {
         0
     } else {
         alphabeta::lmr_reduction(depth * ONE_PLY, i)

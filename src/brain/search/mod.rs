@@ -26,6 +26,7 @@ mod root;
 pub mod smp;
 pub mod time;
 pub mod tt;
+pub mod tunable;
 pub mod watchdog;
 
 pub mod threat;

@@ -50,7 +50,7 @@ impl Ordering {
     pub fn new_search(&mut self) {
         self.killers.fill([Pos::NONE; 2]);
         for h in self.history.iter_mut() {
-            *h /= params::HISTORY_FADE_DIVISOR;
+            *h /= params::HISTORY_FADE_DIVISOR();
         }
     }
 
@@ -72,7 +72,7 @@ impl Ordering {
             k[1] = k[0];
             k[0] = mv;
         }
-        let bonus = (depth * depth).min(params::HISTORY_BONUS_MAX);
+        let bonus = (depth * depth).min(params::HISTORY_BONUS_MAX());
         self.bump(color, mv, bonus);
         for &q in tried {
             if q != mv {
@@ -85,7 +85,7 @@ impl Ordering {
     fn bump(&mut self, color: Color, p: Pos, bonus: i32) {
         let h = &mut self.history[Self::hist_idx(color, p)];
         // Gravity: values stay within ±params::HISTORY_MAX.
-        *h += bonus - *h * bonus.abs() / params::HISTORY_MAX;
+        *h += bonus - *h * bonus.abs() / params::HISTORY_MAX();
     }
 
     /// Score every move for ordering, best first after sorting.
@@ -114,9 +114,9 @@ impl Ordering {
         out: &mut Vec<(Pos, i32)>,
     ) {
         self.score_into(pos, ply, hash_move, moves, out);
-        if out.len() > params::SORTED_HEAD {
-            out.select_nth_unstable_by(params::SORTED_HEAD - 1, by_score);
-            out[..params::SORTED_HEAD].sort_unstable_by(by_score);
+        if out.len() > params::SORTED_HEAD() {
+            out.select_nth_unstable_by(params::SORTED_HEAD() - 1, by_score);
+            out[..params::SORTED_HEAD()].sort_unstable_by(by_score);
         } else {
             out.sort_unstable_by(by_score);
         }
@@ -149,7 +149,7 @@ impl Ordering {
                 if let Some(i) = self.killers[ply].iter().position(|&k| k == m) {
                     s += params::KILLER_BONUS[i];
                 }
-                s + self.history[Self::hist_idx(stm, m)] / params::HISTORY_ORDER_DIVISOR
+                s + self.history[Self::hist_idx(stm, m)] / params::HISTORY_ORDER_DIVISOR()
             };
             out.push((m, s));
         }
@@ -167,14 +167,14 @@ pub fn static_score(pos: &Position, m: Pos) -> i32 {
     ATTACK_ORDER[pos.ev.class(m, stm) as usize]
         + DEFEND_ORDER[pos.ev.class(m, opp) as usize]
         + pos.ev.value(m, stm)
-        + pos.ev.value(m, opp) / params::DEFENCE_VALUE_DIVISOR
+        + pos.ev.value(m, opp) / params::DEFENCE_VALUE_DIVISOR()
 }
 
 /// Sort what `score_head` left unsorted.
 #[inline]
 pub fn sort_tail(scored: &mut [(Pos, i32)]) {
-    if scored.len() > params::SORTED_HEAD {
-        scored[params::SORTED_HEAD..].sort_unstable_by(by_score);
+    if scored.len() > params::SORTED_HEAD() {
+        scored[params::SORTED_HEAD()..].sort_unstable_by(by_score);
     }
 }
 
@@ -273,11 +273,11 @@ mod tests {
                 let (mut full, mut head) = (Vec::new(), Vec::new());
                 ord.score(&pos, ply % 4, hash, &moves, &mut full);
                 ord.score_head(&pos, ply % 4, hash, &moves, &mut head);
-                let n = params::SORTED_HEAD.min(full.len());
+                let n = params::SORTED_HEAD().min(full.len());
                 assert_eq!(head[..n], full[..n], "the head is the full order's head");
                 sort_tail(&mut head);
                 assert_eq!(head, full);
-                checked += (full.len() > params::SORTED_HEAD) as usize;
+                checked += (full.len() > params::SORTED_HEAD()) as usize;
                 pos.make(m);
             }
         }

@@ -1,7 +1,10 @@
 //! Search parameters: every tunable of search, time manager, threat
 //! budgets, SWAP2 and pondering; an SPRT candidate touches this file only.
 //!
-//! Each value is named where it is used (`params::NAME`) and keeps the
+//! Each value is named where it is used (`params::NAME()`; `tunables!`,
+//! in `search::tunable`, makes it a constant function in the release
+//! build and a value `set` changes at run time in a tuning build, for the
+//! SPSA tuner) and keeps the
 //! exact arithmetic it had inline: integer divisors stay divisors, so
 //! `x / DIV` here is the same `x / 2` it was. Changing a number changes
 //! the bench signature; record the new one in the commit.
@@ -17,259 +20,264 @@
 
 use std::time::Duration;
 
+use super::tunable::tunables;
 use crate::brain::types::{Depth, Score};
 
-// Aspiration windows (root iterations).
+tunables! {
+    // Aspiration windows (root iterations).
 
-/// Half-width of the first aspiration window around the previous score.
-pub const ASPIRATION: Score = 60;
-/// Window half-width past which a failing iteration is searched open.
-pub const ASPIRATION_OPEN: Score = 4_000;
-/// First iteration depth searched with an aspiration window.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-/// A failed window grows by `delta / ASPIRATION_GROWTH_DIVISOR` (1.5×).
-pub const ASPIRATION_GROWTH_DIVISOR: Score = 2;
+    /// Half-width of the first aspiration window around the previous score.
+    ASPIRATION: Score = 60;
+    /// Window half-width past which a failing iteration is searched open.
+    ASPIRATION_OPEN: Score = 4_000;
+    /// First iteration depth searched with an aspiration window.
+    ASPIRATION_MIN_DEPTH: i32 = 4;
+    /// A failed window grows by `delta / ASPIRATION_GROWTH_DIVISOR` (1.5×).
+    ASPIRATION_GROWTH_DIVISOR: Score = 2;
 
-// Root late-move reductions.
+    // Root late-move reductions.
 
-/// Root moves searched at full depth before late quiet ones are reduced.
-pub const ROOT_LMR_FULL_MOVES: usize = 4;
-/// First iteration depth at which late quiet root moves are reduced.
-pub const ROOT_LMR_MIN_DEPTH: i32 = 4;
+    /// Root moves searched at full depth before late quiet ones are reduced.
+    ROOT_LMR_FULL_MOVES: usize = 4;
+    /// First iteration depth at which late quiet root moves are reduced.
+    ROOT_LMR_MIN_DEPTH: i32 = 4;
 
-// Tree late-move reductions: `LMR_BASE + ln(depth) * ln(i + 1) / LMR_DIVISOR`.
+    // Tree late-move reductions: `LMR_BASE + ln(depth) * ln(i + 1) / LMR_DIVISOR`.
 
-/// Moves searched at full depth before reductions start (tree nodes).
-pub const LMR_FULL_MOVES: usize = 3;
-/// Least remaining depth at which late quiet moves are reduced.
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// Constant term of the reduction formula (truncated to plies after the sum).
-pub const LMR_BASE: f32 = 0.4;
-/// Divisor of `ln(depth) * ln(i + 1)` in the reduction formula.
-pub const LMR_DIVISOR: f32 = 2.2;
-/// Extra plies of reduction at a non-PV node.
-pub const LMR_NON_PV_EXTRA: i32 = 1;
+    /// Moves searched at full depth before reductions start (tree nodes).
+    LMR_FULL_MOVES: usize = 3;
+    /// Least remaining depth at which late quiet moves are reduced.
+    LMR_MIN_DEPTH: i32 = 3;
+    /// Constant term of the reduction formula (truncated to plies after the sum).
+    LMR_BASE: f32 = 0.4;
+    /// Divisor of `ln(depth) * ln(i + 1)` in the reduction formula.
+    LMR_DIVISOR: f32 = 2.2;
+    /// Extra plies of reduction at a non-PV node.
+    LMR_NON_PV_EXTRA: i32 = 1;
 
-// The selectivity package (issue 43), in depth units (`ONE_PLY` = 16 a
-// ply): how finely reductions are sized, which moves past the first few
-// are reduced, how much a raised alpha takes off, and how far each
-// extension goes. The defaults are the search as it was before them
-// (whole-ply reductions of late quiet moves only, one-ply extensions);
-// SPSA tunes them together.
+    // The selectivity package (issue 43), in depth units (`ONE_PLY` = 16 a
+    // ply): how finely reductions are sized, which moves past the first few
+    // are reduced, how much a raised alpha takes off, and how far each
+    // extension goes. The defaults are the search as it was before them
+    // (whole-ply reductions of late quiet moves only, one-ply extensions);
+    // SPSA tunes them together.
 
-/// Reductions are rounded down to a multiple of this many units (16:
-/// whole plies; 1: the formula's own fraction).
-pub const LMR_GRAIN: Depth = 16;
-/// A late tactical move (a four, a three, a block of either) is reduced by
-/// this many sixteenths of a late quiet move's reduction (0: never).
-pub const LMR_TACTICAL_SCALE: i32 = 0;
-/// A late answer in a node that must answer a threat (a four or an open
-/// three of the opponent's) is reduced by this many sixteenths (0: never).
-pub const LMR_FORCED_SCALE: i32 = 0;
-/// Once a move raises alpha without a cutoff (PV nodes), the node's later
-/// moves are searched this many units shallower (never below one ply).
-pub const ALPHA_RAISE_REDUCTION: Depth = 0;
-/// A singular hash move is searched this much deeper.
-pub const SE_EXTENSION: Depth = 16;
-/// A forced node's single reply is searched this much deeper (16: it costs
-/// no depth).
-pub const FORCED_EXTENSION: Depth = 16;
+    /// Reductions are rounded down to a multiple of this many units (16:
+    /// whole plies; 1: the formula's own fraction).
+    LMR_GRAIN: Depth = 16;
+    /// A late tactical move (a four, a three, a block of either) is reduced by
+    /// this many sixteenths of a late quiet move's reduction (0: never).
+    LMR_TACTICAL_SCALE: i32 = 0;
+    /// A late answer in a node that must answer a threat (a four or an open
+    /// three of the opponent's) is reduced by this many sixteenths (0: never).
+    LMR_FORCED_SCALE: i32 = 0;
+    /// Once a move raises alpha without a cutoff (PV nodes), the node's later
+    /// moves are searched this many units shallower (never below one ply).
+    ALPHA_RAISE_REDUCTION: Depth = 0;
+    /// A singular hash move is searched this much deeper.
+    SE_EXTENSION: Depth = 16;
+    /// A forced node's single reply is searched this much deeper (16: it costs
+    /// no depth).
+    FORCED_EXTENSION: Depth = 16;
 
-// Late-move pruning: at most `LMP_BASE + d * d / LMP_DEPTH_DIVISOR` quiet moves.
+    // Late-move pruning: at most `LMP_BASE + d * d / LMP_DEPTH_DIVISOR` quiet moves.
 
-/// Quiet moves always tried at any depth.
-pub const LMP_BASE: usize = 2;
-/// Divisor of depth² in the quiet-move count.
-pub const LMP_DEPTH_DIVISOR: usize = 2;
-/// PV nodes try this many times as many quiet moves.
-pub const LMP_PV_FACTOR: usize = 2;
+    /// Quiet moves always tried at any depth.
+    LMP_BASE: usize = 2;
+    /// Divisor of depth² in the quiet-move count.
+    LMP_DEPTH_DIVISOR: usize = 2;
+    /// PV nodes try this many times as many quiet moves.
+    LMP_PV_FACTOR: usize = 2;
 
-// Move policy (`search::policy`; scores in 1/256 logit): reductions and
-// pruning it drives when switched on (`SearchOptions::policy_lmr`,
-// `policy_prune`; both off by default). A gap is the node's best policy
-// score less the move's.
+    // Move policy (`search::policy`; scores in 1/256 logit): reductions and
+    // pruning it drives when switched on (`SearchOptions::policy_lmr`,
+    // `policy_prune`; both off by default). A gap is the node's best policy
+    // score less the move's.
 
-/// A late quiet move this close to the best is reduced less ...
-pub const POLICY_LMR_CLOSE: i32 = 256;
-/// ... by this many plies.
-pub const POLICY_LMR_CLOSE_LESS: i32 = 0;
-/// From this gap one ply more, from twice it two.
-pub const POLICY_LMR_FAR: i32 = 2 * 256;
-/// Quiet moves this far below the best are pruned at depth 0 ...
-pub const POLICY_PRUNE_GAP: i32 = 2 * 256;
-/// ... and this much farther per remaining ply ...
-pub const POLICY_PRUNE_PER_DEPTH: i32 = 128;
-/// ... and this much farther at PV nodes.
-pub const POLICY_PRUNE_PV: i32 = 2 * 256;
+    /// A late quiet move this close to the best is reduced less ...
+    POLICY_LMR_CLOSE: i32 = 256;
+    /// ... by this many plies.
+    POLICY_LMR_CLOSE_LESS: i32 = 0;
+    /// From this gap one ply more, from twice it two.
+    POLICY_LMR_FAR: i32 = 2 * 256;
+    /// Quiet moves this far below the best are pruned at depth 0 ...
+    POLICY_PRUNE_GAP: i32 = 2 * 256;
+    /// ... and this much farther per remaining ply ...
+    POLICY_PRUNE_PER_DEPTH: i32 = 128;
+    /// ... and this much farther at PV nodes.
+    POLICY_PRUNE_PV: i32 = 2 * 256;
 
-// Reverse futility pruning.
+    // Reverse futility pruning.
 
-/// Deepest remaining depth at which a node may fail high on its static score.
-pub const RFP_MAX_DEPTH: i32 = 4;
-/// Margin over beta per remaining ply for that fail high.
-pub const RFP_MARGIN: Score = 120;
+    /// Deepest remaining depth at which a node may fail high on its static score.
+    RFP_MAX_DEPTH: i32 = 4;
+    /// Margin over beta per remaining ply for that fail high.
+    RFP_MARGIN: Score = 120;
 
-// Singular extension.
+    // Singular extension.
 
-/// Least remaining depth at which the hash move is tested for singularity.
-pub const SE_MIN_DEPTH: i32 = 6;
-/// The hash entry may be at most this many plies shallower than the node.
-pub const SE_TT_DEPTH: i32 = 2;
-/// Margin below the hash score, per remaining ply, the other moves must stay under.
-pub const SE_MARGIN: Score = 16;
-/// The other moves are searched to `depth / SE_DEPTH_DIVISOR`.
-pub const SE_DEPTH_DIVISOR: i32 = 2;
-/// No test at plies of `SE_MAX_PLY_FACTOR` times the root depth or more.
-pub const SE_MAX_PLY_FACTOR: i32 = 2;
+    /// Least remaining depth at which the hash move is tested for singularity.
+    SE_MIN_DEPTH: i32 = 6;
+    /// The hash entry may be at most this many plies shallower than the node.
+    SE_TT_DEPTH: i32 = 2;
+    /// Margin below the hash score, per remaining ply, the other moves must stay under.
+    SE_MARGIN: Score = 16;
+    /// The other moves are searched to `depth / SE_DEPTH_DIVISOR`.
+    SE_DEPTH_DIVISOR: i32 = 2;
+    /// No test at plies of `SE_MAX_PLY_FACTOR` times the root depth or more.
+    SE_MAX_PLY_FACTOR: i32 = 2;
 
-// Four quiescence at the horizon.
+    // Four quiescence at the horizon.
 
-/// Fours in a row tried at the horizon (past it only four-threes and more).
-pub const Q_FOURS: u32 = 2;
-/// Static score this far or more below alpha stands: no four is tried.
-pub const Q_DELTA: Score = 300;
+    /// Fours in a row tried at the horizon (past it only four-threes and more).
+    Q_FOURS: u32 = 2;
+    /// Static score this far or more below alpha stands: no four is tried.
+    Q_DELTA: Score = 300;
 
-// Move ordering: killers and history.
+    // Move ordering: killers and history.
+
+    /// History values stay within ±HISTORY_MAX (gravity update).
+    HISTORY_MAX: i32 = 1 << 14;
+    /// History bonus of a cutoff is depth², at most this.
+    HISTORY_BONUS_MAX: i32 = 400;
+    /// At the start of a search every history value is divided by this.
+    HISTORY_FADE_DIVISOR: i32 = 4;
+    /// History adds `history / HISTORY_ORDER_DIVISOR` to a move's ordering score.
+    HISTORY_ORDER_DIVISOR: i32 = 64;
+    /// The opponent's pattern value at a move counts `1 / DEFENCE_VALUE_DIVISOR`.
+    DEFENCE_VALUE_DIVISOR: i32 = 2;
+    /// Moves `Ordering::score_head` sorts whole; the rest are sorted only when
+    /// the node gets that far (`sort_tail`).
+    SORTED_HEAD: usize = 8;
+
+    // Transposition table replacement.
+
+    /// A current entry this many plies deeper than a non-exact store is kept.
+    TT_KEEP_DEPTH_MARGIN: i32 = 2;
+    /// Victim choice: an entry's depth less this much per generation of age.
+    TT_AGE_WEIGHT: i32 = 8;
+
+    // Threat-solver node budgets (`threat_budget`, per search).
+
+    /// Under a node limit, the most one solver call takes: `max_nodes / THREAT_NODE_SHARE`.
+    THREAT_NODE_SHARE: u64 = 8;
+    /// `timeout_turn 0`: our VCF at the root (no VCT, no defence, no leaf VCF).
+    INSTANT_VCF_NODES: u64 = 3_000;
+    /// Depth- or node-limited search (bench, analysis): our VCF at the root.
+    UNLIMITED_VCF_NODES: u64 = 20_000;
+    /// Depth- or node-limited search: our VCT at the root.
+    UNLIMITED_VCT_NODES: u64 = 20_000;
+    /// Depth- or node-limited search: the opponent's VCF and its re-checks.
+    UNLIMITED_DEFEND_NODES: u64 = 20_000;
+    /// VCF nodes per horizon call (timed or not; only with `leaf_vcf` on).
+    LEAF_VCF_NODES: u64 = 100;
+    /// Timed search: our VCF nodes per ms of the hard limit.
+    VCF_NODES_PER_MS: u64 = 30;
+    /// Timed search: least VCF nodes at the root.
+    VCF_MIN_NODES: u64 = 500;
+    /// Timed search: most VCF nodes at the root.
+    VCF_MAX_NODES: u64 = 200_000;
+    /// Timed search: no root VCT under this hard limit (ms).
+    VCT_MIN_MS: u64 = 300;
+    /// Timed search: our VCT nodes per ms of the hard limit.
+    VCT_NODES_PER_MS: u64 = 30;
+    /// Timed search: most VCT nodes at the root.
+    VCT_MAX_NODES: u64 = 300_000;
+    /// Timed search: the opponent's VCF (and re-checks) nodes per ms.
+    DEFEND_NODES_PER_MS: u64 = 15;
+    /// Timed search: least nodes for the opponent's VCF and its re-checks.
+    DEFEND_MIN_NODES: u64 = 500;
+    /// Timed search: most nodes for the opponent's VCF and its re-checks.
+    DEFEND_MAX_NODES: u64 = 150_000;
+
+    // Threat solver.
+
+    // Threat solver: the order of the attacker's moves (`attacker_moves`), by
+    // rank, highest first; a move that also makes two or more threes gets
+    // `THREAT_MULTI_THREE_BONUS` within its rank (ranks are doubled for it).
+
+    /// An open four or a double four.
+    THREAT_RANK_WINNING_FOUR: u8 = 4;
+    /// A four that also makes a three.
+    THREAT_RANK_FOUR_THREE: u8 = 3;
+    /// Any other four.
+    THREAT_RANK_FOUR: u8 = 2;
+    /// Under VCT, a three (open, or a wide closed one).
+    THREAT_RANK_THREE: u8 = 1;
+    /// Within a rank, a move making two or more threes first.
+    THREAT_MULTI_THREE_BONUS: u8 = 1;
+
+    // Time manager (`time::plan`).
+
+    /// Turn time used when the manager gave no time control at all (ms).
+    DEFAULT_TURN_MS: u64 = 5_000;
+    /// Turn-limit safety margin: `turn / TURN_MARGIN_DIVISOR` (10 %) ...
+    TURN_MARGIN_DIVISOR: u64 = 10;
+    /// ... at least this many ms (two busy engines answered 31 ms late).
+    TURN_MARGIN_MIN_MS: u64 = 40;
+    /// Game-clock safety margin: `left / CLOCK_MARGIN_DIVISOR` (5 %) ...
+    CLOCK_MARGIN_DIVISOR: u64 = 20;
+    /// ... at least this many ms.
+    CLOCK_MARGIN_MIN_MS: u64 = 50;
+    /// Moves to go: one per this many empty cells ...
+    MTG_EMPTY_PER_MOVE: usize = 6;
+    /// ... at least this many ...
+    MTG_MIN: u64 = 8;
+    /// ... at most this many.
+    MTG_MAX: u64 = 30;
+    /// Hard limit: at most `usable / MAX_SPEND_DIVISOR` of the clock on one move.
+    MAX_SPEND_DIVISOR: u64 = 3;
+    /// Hard limit: at most this many times the per-move share.
+    HARD_PER_MOVE_FACTOR: u64 = 4;
+    /// Soft limit: the per-move share divided by this.
+    SOFT_PER_MOVE_DIVISOR: u64 = 2;
+    /// No time control: the soft limit is the hard one divided by this.
+    DEFAULT_SOFT_DIVISOR: u64 = 2;
+
+    /// Root threats stop once `elapsed * ROOT_THREAT_TIME_SHARE >= hard limit`
+    /// (the solver has only node budgets; it keeps a quarter of the clock).
+    ROOT_THREAT_TIME_SHARE: u64 = 4;
+    /// Least nodes for re-checking the opponent's VCF after each root move.
+    DEFEND_MIN_NODES_PER_MOVE: u64 = 100;
+
+    // SWAP2 decisions and pondering (the engine's).
+
+    /// Per-turn budget assumed for SWAP2 decisions when the manager gave none.
+    SWAP2_DEFAULT_TURN_MS: u64 = 5_000;
+    /// SWAP2 probes share this many tenths of the turn ...
+    SWAP2_TURN_TENTHS: u64 = 8;
+    /// ... and of at most `time_left / SWAP2_CLOCK_DIVISOR` of the clock.
+    SWAP2_CLOCK_DIVISOR: u64 = 8;
+
+    // Stop-flag and clock polling.
+
+    // Lazy SMP helpers.
+
+    /// Odd-numbered helpers start this many plies deeper than the main thread.
+    HELPER_ODD_DEPTH_OFFSET: i32 = 1;
+}
+
+// Fixed at build time: sizes, polling intervals, and values other constants
+// are made from (not settable with `--param`).
 
 /// Ordering bonus of the first and second killer of a ply.
 pub const KILLER_BONUS: [i32; 2] = [900, 800];
-/// History values stay within ±HISTORY_MAX (gravity update).
-pub const HISTORY_MAX: i32 = 1 << 14;
-/// History bonus of a cutoff is depth², at most this.
-pub const HISTORY_BONUS_MAX: i32 = 400;
-/// At the start of a search every history value is divided by this.
-pub const HISTORY_FADE_DIVISOR: i32 = 4;
-/// History adds `history / HISTORY_ORDER_DIVISOR` to a move's ordering score.
-pub const HISTORY_ORDER_DIVISOR: i32 = 64;
-/// The opponent's pattern value at a move counts `1 / DEFENCE_VALUE_DIVISOR`.
-pub const DEFENCE_VALUE_DIVISOR: i32 = 2;
-/// Moves `Ordering::score_head` sorts whole; the rest are sorted only when
-/// the node gets that far (`sort_tail`).
-pub const SORTED_HEAD: usize = 8;
-
-// Transposition table replacement.
-
-/// A current entry this many plies deeper than a non-exact store is kept.
-pub const TT_KEEP_DEPTH_MARGIN: i32 = 2;
-/// Victim choice: an entry's depth less this much per generation of age.
-pub const TT_AGE_WEIGHT: i32 = 8;
-
-// Threat-solver node budgets (`threat_budget`, per search).
-
-/// Under a node limit, the most one solver call takes: `max_nodes / THREAT_NODE_SHARE`.
-pub const THREAT_NODE_SHARE: u64 = 8;
-/// `timeout_turn 0`: our VCF at the root (no VCT, no defence, no leaf VCF).
-pub const INSTANT_VCF_NODES: u64 = 3_000;
-/// Depth- or node-limited search (bench, analysis): our VCF at the root.
-pub const UNLIMITED_VCF_NODES: u64 = 20_000;
-/// Depth- or node-limited search: our VCT at the root.
-pub const UNLIMITED_VCT_NODES: u64 = 20_000;
-/// Depth- or node-limited search: the opponent's VCF and its re-checks.
-pub const UNLIMITED_DEFEND_NODES: u64 = 20_000;
-/// VCF nodes per horizon call (timed or not; only with `leaf_vcf` on).
-pub const LEAF_VCF_NODES: u64 = 100;
-/// Timed search: our VCF nodes per ms of the hard limit.
-pub const VCF_NODES_PER_MS: u64 = 30;
-/// Timed search: least VCF nodes at the root.
-pub const VCF_MIN_NODES: u64 = 500;
-/// Timed search: most VCF nodes at the root.
-pub const VCF_MAX_NODES: u64 = 200_000;
-/// Timed search: no root VCT under this hard limit (ms).
-pub const VCT_MIN_MS: u64 = 300;
-/// Timed search: our VCT nodes per ms of the hard limit.
-pub const VCT_NODES_PER_MS: u64 = 30;
-/// Timed search: most VCT nodes at the root.
-pub const VCT_MAX_NODES: u64 = 300_000;
-/// Timed search: the opponent's VCF (and re-checks) nodes per ms.
-pub const DEFEND_NODES_PER_MS: u64 = 15;
-/// Timed search: least nodes for the opponent's VCF and its re-checks.
-pub const DEFEND_MIN_NODES: u64 = 500;
-/// Timed search: most nodes for the opponent's VCF and its re-checks.
-pub const DEFEND_MAX_NODES: u64 = 150_000;
-
-// Threat solver.
-
 /// Longest attack (in attacker moves) VCF/VCT iterative deepening tries.
 pub const MAX_THREATS: u32 = 40;
-
-// Threat solver: the order of the attacker's moves (`attacker_moves`), by
-// rank, highest first; a move that also makes two or more threes gets
-// `THREAT_MULTI_THREE_BONUS` within its rank (ranks are doubled for it).
-
-/// An open four or a double four.
-pub const THREAT_RANK_WINNING_FOUR: u8 = 4;
-/// A four that also makes a three.
-pub const THREAT_RANK_FOUR_THREE: u8 = 3;
-/// Any other four.
-pub const THREAT_RANK_FOUR: u8 = 2;
-/// Under VCT, a three (open, or a wide closed one).
-pub const THREAT_RANK_THREE: u8 = 1;
-/// Within a rank, a move making two or more threes first.
-pub const THREAT_MULTI_THREE_BONUS: u8 = 1;
-
-// Time manager (`time::plan`).
-
-/// Turn time used when the manager gave no time control at all (ms).
-pub const DEFAULT_TURN_MS: u64 = 5_000;
-/// Turn-limit safety margin: `turn / TURN_MARGIN_DIVISOR` (10 %) ...
-pub const TURN_MARGIN_DIVISOR: u64 = 10;
-/// ... at least this many ms (two busy engines answered 31 ms late).
-pub const TURN_MARGIN_MIN_MS: u64 = 40;
-/// Game-clock safety margin: `left / CLOCK_MARGIN_DIVISOR` (5 %) ...
-pub const CLOCK_MARGIN_DIVISOR: u64 = 20;
-/// ... at least this many ms.
-pub const CLOCK_MARGIN_MIN_MS: u64 = 50;
-/// Moves to go: one per this many empty cells ...
-pub const MTG_EMPTY_PER_MOVE: usize = 6;
-/// ... at least this many ...
-pub const MTG_MIN: u64 = 8;
-/// ... at most this many.
-pub const MTG_MAX: u64 = 30;
-/// Hard limit: at most `usable / MAX_SPEND_DIVISOR` of the clock on one move.
-pub const MAX_SPEND_DIVISOR: u64 = 3;
-/// Hard limit: at most this many times the per-move share.
-pub const HARD_PER_MOVE_FACTOR: u64 = 4;
-/// Soft limit: the per-move share divided by this.
-pub const SOFT_PER_MOVE_DIVISOR: u64 = 2;
-/// No time control: the soft limit is the hard one divided by this.
-pub const DEFAULT_SOFT_DIVISOR: u64 = 2;
-
-/// Root threats stop once `elapsed * ROOT_THREAT_TIME_SHARE >= hard limit`
-/// (the solver has only node budgets; it keeps a quarter of the clock).
-pub const ROOT_THREAT_TIME_SHARE: u64 = 4;
-/// Least nodes for re-checking the opponent's VCF after each root move.
-pub const DEFEND_MIN_NODES_PER_MOVE: u64 = 100;
-
-// SWAP2 decisions and pondering (the engine's).
-
 /// A 3-stone SWAP2 position within this score of even is "balanced"
 /// (opening books call a position balanced within about ±150).
 pub const SWAP2_BALANCE: Score = 150;
-/// Per-turn budget assumed for SWAP2 decisions when the manager gave none.
-pub const SWAP2_DEFAULT_TURN_MS: u64 = 5_000;
-/// SWAP2 probes share this many tenths of the turn ...
-pub const SWAP2_TURN_TENTHS: u64 = 8;
-/// ... and of at most `time_left / SWAP2_CLOCK_DIVISOR` of the clock.
-pub const SWAP2_CLOCK_DIVISOR: u64 = 8;
 /// Node budget of the short search that guesses the opponent's reply to
 /// ponder on when the PV has none (some 0.1 s; it warms the table too).
 pub const PONDER_GUESS_NODES: u64 = 30_000;
 /// How often the engine looks at the clock while a ponder hit finishes.
 pub const PONDER_POLL: Duration = Duration::from_millis(2);
-
-// Stop-flag and clock polling.
-
 /// Tree nodes between two reads of the stop flag, node count and clock.
 pub const TREE_CHECK_EVERY: u64 = 64;
 /// The threat solver reads the stop flag when `nodes & THREAT_POLL_MASK == 0`.
 pub const THREAT_POLL_MASK: u64 = 1023;
 /// How often the watchdog mirrors the caller's stop flag (bounds STOP latency).
 pub const WATCHDOG_POLL: Duration = Duration::from_millis(2);
-
-// Lazy SMP helpers.
-
-/// Odd-numbered helpers start this many plies deeper than the main thread.
-pub const HELPER_ODD_DEPTH_OFFSET: i32 = 1;
 /// Memory counted per helper against `max_memory` (solver table, buffers, stack; generous).
 pub const HELPER_BYTES: usize = 4 << 20;
 /// Most search threads `INFO thread_num` may ask for.

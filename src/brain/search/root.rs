@@ -32,7 +32,7 @@ pub struct ThreatBudget {
 pub fn threat_budget(plan: &time::TimePlan, max_nodes: u64) -> ThreatBudget {
     let b = threat_budget_for_time(plan);
     // Under a node limit the solver takes at most an eighth of it per call.
-    let cap = |n: u64| n.min(max_nodes / params::THREAT_NODE_SHARE);
+    let cap = |n: u64| n.min(max_nodes / params::THREAT_NODE_SHARE());
     ThreatBudget {
         vcf: cap(b.vcf),
         vct: cap(b.vct),
@@ -44,7 +44,7 @@ pub fn threat_budget(plan: &time::TimePlan, max_nodes: u64) -> ThreatBudget {
 fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
     if plan.instant {
         return ThreatBudget {
-            vcf: params::INSTANT_VCF_NODES,
+            vcf: params::INSTANT_VCF_NODES(),
             vct: 0,
             defend: 0,
             leaf: 0,
@@ -53,25 +53,26 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
     if plan.unlimited {
         // Depth- or node-limited (bench, analysis): fixed, deterministic.
         return ThreatBudget {
-            vcf: params::UNLIMITED_VCF_NODES,
-            vct: params::UNLIMITED_VCT_NODES,
-            defend: params::UNLIMITED_DEFEND_NODES,
-            leaf: params::LEAF_VCF_NODES,
+            vcf: params::UNLIMITED_VCF_NODES(),
+            vct: params::UNLIMITED_VCT_NODES(),
+            defend: params::UNLIMITED_DEFEND_NODES(),
+            leaf: params::LEAF_VCF_NODES(),
         };
     }
     // About a tenth of the hard limit each at ~300k solver nodes a second,
     // less when the machine is busy.
     let ms = plan.hard_ms;
     ThreatBudget {
-        vcf: (ms * params::VCF_NODES_PER_MS).clamp(params::VCF_MIN_NODES, params::VCF_MAX_NODES),
-        vct: if ms >= params::VCT_MIN_MS {
-            (ms * params::VCT_NODES_PER_MS).min(params::VCT_MAX_NODES)
+        vcf: (ms * params::VCF_NODES_PER_MS())
+            .clamp(params::VCF_MIN_NODES(), params::VCF_MAX_NODES()),
+        vct: if ms >= params::VCT_MIN_MS() {
+            (ms * params::VCT_NODES_PER_MS()).min(params::VCT_MAX_NODES())
         } else {
             0
         },
-        defend: (ms * params::DEFEND_NODES_PER_MS)
-            .clamp(params::DEFEND_MIN_NODES, params::DEFEND_MAX_NODES),
-        leaf: params::LEAF_VCF_NODES,
+        defend: (ms * params::DEFEND_NODES_PER_MS())
+            .clamp(params::DEFEND_MIN_NODES(), params::DEFEND_MAX_NODES()),
+        leaf: params::LEAF_VCF_NODES(),
     }
 }
 
@@ -143,7 +144,7 @@ pub(super) fn root_threats(
     // The solver only sees node budgets; keep its share of the clock small.
     let late = |tree: &Tree| {
         !tree.plan.unlimited
-            && tree.elapsed_ms() * params::ROOT_THREAT_TIME_SHARE >= tree.plan.hard_ms
+            && tree.elapsed_ms() * params::ROOT_THREAT_TIME_SHARE() >= tree.plan.hard_ms
     };
     if budget.vct > 0 && !late(tree) {
         let line = tree
@@ -159,7 +160,8 @@ pub(super) fn root_threats(
         tree.vcf_nodes += tree.threat.nodes();
         if theirs.is_some() {
             let mut safe = Vec::new();
-            let each = (budget.defend / moves.len() as u64).max(params::DEFEND_MIN_NODES_PER_MOVE);
+            let each =
+                (budget.defend / moves.len() as u64).max(params::DEFEND_MIN_NODES_PER_MOVE());
             for &m in moves.iter() {
                 if late(tree) {
                     // Out of time for this: unchecked moves count as safe.

@@ -100,7 +100,7 @@ impl HelperJob<'_> {
         let mut rms = RootMove::list(order);
         let mut prev = 0;
         let mut reported = 0;
-        let first = 1 + (self.id % 2) as i32 * params::HELPER_ODD_DEPTH_OFFSET;
+        let first = 1 + (self.id % 2) as i32 * params::HELPER_ODD_DEPTH_OFFSET();
         for depth in first..=self.max_depth {
             let Some(s) = aspiration(&mut tree, &mut rms, depth, prev, 1) else {
                 break;

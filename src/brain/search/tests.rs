@@ -438,20 +438,20 @@ fn thread_count_fits_the_memory_budget() {
 #[test]
 fn aspiration_widens_gently_and_opens_only_when_far_off() {
     // Inside the window: the iteration is done.
-    assert_eq!(widen(-60, 60, 10, params::ASPIRATION), None);
+    assert_eq!(widen(-60, 60, 10, params::ASPIRATION()), None);
     // A fail low moves alpha below the score and beta to the old middle.
-    let (a, b, d) = widen(940, 1060, 900, params::ASPIRATION).unwrap();
-    assert_eq!((a, b), (900 - params::ASPIRATION, 1000));
+    let (a, b, d) = widen(940, 1060, 900, params::ASPIRATION()).unwrap();
+    assert_eq!((a, b), (900 - params::ASPIRATION(), 1000));
     assert!(
-        d > params::ASPIRATION && d < 2 * params::ASPIRATION,
+        d > params::ASPIRATION() && d < 2 * params::ASPIRATION(),
         "grows 1.5x: {d}"
     );
     // A fail high keeps alpha and moves beta above the score.
-    let (a, b, _) = widen(940, 1060, 1200, params::ASPIRATION).unwrap();
-    assert_eq!((a, b), (940, 1200 + params::ASPIRATION));
+    let (a, b, _) = widen(940, 1060, 1200, params::ASPIRATION()).unwrap();
+    assert_eq!((a, b), (940, 1200 + params::ASPIRATION()));
     // Repeated fails keep a finite window for several passes (the old 4x
     // schedule opened it on the third), then open it.
-    let (mut a, mut b, mut d) = (-60, 60, params::ASPIRATION);
+    let (mut a, mut b, mut d) = (-60, 60, params::ASPIRATION());
     let mut s = 0;
     let mut narrow = 0;
     loop {
@@ -473,7 +473,7 @@ fn aspiration_widens_gently_and_opens_only_when_far_off() {
     );
     // A mate score opens the window at once.
     assert_eq!(
-        widen(-60, 60, -MATE + 10, params::ASPIRATION),
+        widen(-60, 60, -MATE + 10, params::ASPIRATION()),
         Some((-INFINITE, INFINITE, 90))
     );
 }
@@ -481,17 +481,20 @@ fn aspiration_widens_gently_and_opens_only_when_far_off() {
 #[test]
 fn only_late_quiet_root_moves_of_deep_iterations_are_reduced() {
     let (d, late) = (
-        params::ROOT_LMR_MIN_DEPTH + 4,
-        params::ROOT_LMR_FULL_MOVES + 6,
+        params::ROOT_LMR_MIN_DEPTH() + 4,
+        params::ROOT_LMR_FULL_MOVES() + 6,
     );
     assert!(
         root_reduction(d, late, false) >= ONE_PLY,
         "a late quiet move"
     );
     assert_eq!(root_reduction(d, late, true), 0, "a tactical move");
-    assert_eq!(root_reduction(d, params::ROOT_LMR_FULL_MOVES - 1, false), 0);
     assert_eq!(
-        root_reduction(params::ROOT_LMR_MIN_DEPTH - 1, late, false),
+        root_reduction(d, params::ROOT_LMR_FULL_MOVES() - 1, false),
+        0
+    );
+    assert_eq!(
+        root_reduction(params::ROOT_LMR_MIN_DEPTH() - 1, late, false),
         0
     );
     // Later moves and deeper iterations are reduced at least as much.

@@ -80,17 +80,18 @@ pub struct TimePlan {
 /// Safety margin for the per-turn limit. 40 ms at least: two engines
 /// sharing two busy cores were seen answering 31 ms after the hard limit.
 pub fn turn_margin(turn_ms: u64) -> u64 {
-    (turn_ms / params::TURN_MARGIN_DIVISOR).max(params::TURN_MARGIN_MIN_MS)
+    (turn_ms / params::TURN_MARGIN_DIVISOR()).max(params::TURN_MARGIN_MIN_MS())
 }
 
 /// Safety margin for the remaining game time.
 pub fn clock_margin(left_ms: u64) -> u64 {
-    (left_ms / params::CLOCK_MARGIN_DIVISOR).max(params::CLOCK_MARGIN_MIN_MS)
+    (left_ms / params::CLOCK_MARGIN_DIVISOR()).max(params::CLOCK_MARGIN_MIN_MS())
 }
 
 /// Estimate of how many more moves we will have to make.
 pub fn moves_to_go(empty_cells: usize) -> u64 {
-    ((empty_cells / params::MTG_EMPTY_PER_MOVE) as u64).clamp(params::MTG_MIN, params::MTG_MAX)
+    ((empty_cells / params::MTG_EMPTY_PER_MOVE()) as u64)
+        .clamp(params::MTG_MIN(), params::MTG_MAX())
 }
 
 /// Build the plan for one move. `empty_cells` feeds the moves-to-go estimate.
@@ -122,11 +123,11 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
     if let Some(left) = left {
         let usable = left.saturating_sub(clock_margin(left));
         let per_move = usable / moves_to_go(empty_cells);
-        let h = (usable / params::MAX_SPEND_DIVISOR)
-            .min(per_move.saturating_mul(params::HARD_PER_MOVE_FACTOR))
+        let h = (usable / params::MAX_SPEND_DIVISOR())
+            .min(per_move.saturating_mul(params::HARD_PER_MOVE_FACTOR()))
             .max(1);
         hard = Some(hard.map_or(h, |x| x.min(h)));
-        let s = (per_move / params::SOFT_PER_MOVE_DIVISOR).max(1);
+        let s = (per_move / params::SOFT_PER_MOVE_DIVISOR()).max(1);
         soft = Some(soft.map_or(s, |x| x.min(s)));
     }
     match (soft, hard) {
@@ -140,9 +141,9 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
             if limits.max_depth.is_some() || limits.max_nodes.is_some() {
                 TimePlan::UNLIMITED
             } else {
-                let h = params::DEFAULT_TURN_MS - turn_margin(params::DEFAULT_TURN_MS);
+                let h = params::DEFAULT_TURN_MS() - turn_margin(params::DEFAULT_TURN_MS());
                 TimePlan {
-                    soft_ms: h / params::DEFAULT_SOFT_DIVISOR,
+                    soft_ms: h / params::DEFAULT_SOFT_DIVISOR(),
                     hard_ms: h,
                     instant: false,
                     unlimited: false,
@@ -289,7 +290,7 @@ mod tests {
                 && !p.out_of_time(u64::MAX)
         );
         let p = plan(&limits(None, None, None), 200);
-        assert!(!p.unlimited && p.hard_ms < params::DEFAULT_TURN_MS);
+        assert!(!p.unlimited && p.hard_ms < params::DEFAULT_TURN_MS());
     }
 
     #[test]

@@ -261,7 +261,7 @@ impl Tt {
             Some((i, e)) => {
                 if e.generation() == generation
                     && bound != Bound::Exact
-                    && (e.depth as Depth) > depth + params::TT_KEEP_DEPTH_MARGIN * ONE_PLY
+                    && (e.depth as Depth) > depth + params::TT_KEEP_DEPTH_MARGIN() * ONE_PLY
                 {
                     return;
                 }
@@ -278,7 +278,7 @@ impl Tt {
                         break;
                     }
                     let age = ((generation as i32 - e.generation() as i32) + 64) & 63;
-                    let val = e.depth as Depth - params::TT_AGE_WEIGHT * ONE_PLY * age;
+                    let val = e.depth as Depth - params::TT_AGE_WEIGHT() * ONE_PLY * age;
                     if val < best_val {
                         best_val = val;
                         best = i;

@@ -424,13 +424,13 @@ impl ThreatSolver {
                 best = best.max(pat);
             }
             let score = if best == Pattern::Flex4 || fours >= 2 {
-                params::THREAT_RANK_WINNING_FOUR
+                params::THREAT_RANK_WINNING_FOUR()
             } else if fours == 1 && threes > 0 {
-                params::THREAT_RANK_FOUR_THREE
+                params::THREAT_RANK_FOUR_THREE()
             } else if fours == 1 {
-                params::THREAT_RANK_FOUR
+                params::THREAT_RANK_FOUR()
             } else if ctx.mode == Mode::Vct && threes > 0 {
-                params::THREAT_RANK_THREE
+                params::THREAT_RANK_THREE()
             } else {
                 continue;
             };
@@ -438,7 +438,7 @@ impl ThreatSolver {
                 continue;
             }
             let bonus = if threes >= 2 {
-                params::THREAT_MULTI_THREE_BONUS
+                params::THREAT_MULTI_THREE_BONUS()
             } else {
                 0
             };
