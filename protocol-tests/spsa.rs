@@ -52,10 +52,26 @@ fn spsa(dir: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let (code, out, err) = spsa(dir, args);
+fn ok<S: AsRef<str>>(dir: &Path, args: &[S]) -> String {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let (code, out, err) = spsa(dir, &args);
     assert_eq!(code, 0, "spsa {args:?}: {out}\n{err}");
     out
+}
+
+/// `spsa ARGS` must end with status 2 and `want` in its message.
+fn refused<S: AsRef<str>>(dir: &Path, args: &[S], want: &str) {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let (code, out, err) = spsa(dir, &args);
+    assert_eq!(code, 2, "spsa {args:?}: {out}\n{err}");
+    assert!(err.contains(want), "spsa {args:?}: {err}");
+}
+
+/// `spsa step` of run b.txt with the part files of these shard numbers.
+fn step(shards: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = ["step", "--state", "b.txt"].map(String::from).to_vec();
+    v.extend(shards.iter().map(|k| format!("part-{k}.txt")));
+    v
 }
 
 fn state(dir: &Path, name: &str) -> String {
@@ -132,55 +148,22 @@ fn resumed_and_sharded_runs_match_the_uninterrupted_one() {
     }
     let b3 = state(&dir, "b.txt");
     assert_eq!(b3.lines().filter(|l| l.starts_with("iter ")).count(), 3);
-    let (code, _, err) = spsa(
-        &dir,
-        &["step", "--state", "b.txt", "part-1.txt", "part-3.txt"],
-    );
-    assert_eq!(code, 2, "a missing shard: {err}");
-    assert!(err.contains("pairs missing from the parts: 1"), "{err}");
-    let (code, _, err) = spsa(
-        &dir,
-        &[
-            "step",
-            "--state",
-            "b.txt",
-            "part-1.txt",
-            "part-1.txt",
-            "part-2.txt",
-        ],
-    );
-    assert_eq!(code, 2);
-    assert!(err.contains("in two parts"), "{err}");
-    ok(
-        &dir,
-        &[
-            "step",
-            "--state",
-            "b.txt",
-            "part-1.txt",
-            "part-2.txt",
-            "part-3.txt",
-        ],
-    );
+    refused(&dir, &step(&["1", "3"]), "pairs missing from the parts: 1");
+    refused(&dir, &step(&["1", "1", "2"]), "in two parts");
+    ok(&dir, &step(&["1", "2", "3"]));
     assert_eq!(state(&dir, "b.txt"), state(&dir, "a.txt"));
     // The parts were for iteration 4: once it is done they are refused.
-    let (code, _, err) = spsa(
+    refused(
         &dir,
-        &[
-            "step",
-            "--state",
-            "b.txt",
-            "part-1.txt",
-            "part-2.txt",
-            "part-3.txt",
-        ],
+        &step(&["1", "2", "3"]),
+        "not this run's next iteration",
     );
-    assert_eq!(code, 2);
-    assert!(err.contains("not this run's next iteration"), "{err}");
     // Changing the run's settings on resume is refused.
-    let (code, _, err) = spsa(&dir, &["--state", "b.txt", "--iters", "30"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("another --iters"), "{err}");
+    refused(
+        &dir,
+        &["--state", "b.txt", "--iters", "30"],
+        "another --iters",
+    );
 }
 
 #[test]
@@ -204,14 +187,10 @@ fn bad_input_is_a_clear_error() {
         let dir = setup(&format!("bad{i}"), params);
         let mut args = vec!["--state", "s.txt", "--params", "params.txt"];
         args.extend(extra);
-        let (code, out, err) = spsa(&dir, &args);
-        assert_eq!(code, 2, "{params:?} {extra:?}: {out} {err}");
-        assert!(err.contains(want), "{params:?}: {err}");
+        refused(&dir, &args, want);
     }
     let dir = setup("nostate", "X, 5, 0, 100, 3, 0.5\n");
-    let (code, _, err) = spsa(&dir, &["--state", "none.txt"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("a new run needs --params"), "{err}");
+    refused(&dir, &["--state", "none.txt"], "a new run needs --params");
 }
 
 #[test]

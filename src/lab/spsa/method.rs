@@ -63,37 +63,47 @@ pub fn delta(seed: u64, k: usize, n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// `f(parameter, θ_i, Δ_i)` for each parameter.
+fn each(
+    params: &[Param],
+    theta: &[f64],
+    delta: &[f64],
+    f: impl Fn(&Param, f64, f64) -> f64,
+) -> Vec<f64> {
+    params
+        .iter()
+        .zip(theta.iter().zip(delta))
+        .map(|(p, (&t, &d))| f(p, t, d))
+        .collect()
+}
+
 /// The values θ + sign · c_k Δ as the engine gets them.
 pub fn perturbed(
-    sched: &Schedule,
-    params: &[Param],
+    s: &Schedule,
+    ps: &[Param],
     theta: &[f64],
     k: usize,
     delta: &[f64],
     sign: f64,
 ) -> Vec<f64> {
-    params
-        .iter()
-        .zip(theta.iter().zip(delta))
-        .map(|(p, (&t, &d))| p.engine_value(t + sign * sched.c(p, k) * d))
-        .collect()
+    each(ps, theta, delta, |p, t, d| {
+        p.engine_value(t + sign * s.c(p, k) * d)
+    })
 }
 
 /// θ after iteration k with result r (the mean per pair of θ+'s points
 /// less θ−'s).
 pub fn update(
-    sched: &Schedule,
-    params: &[Param],
+    s: &Schedule,
+    ps: &[Param],
     theta: &[f64],
     k: usize,
     delta: &[f64],
     r: f64,
 ) -> Vec<f64> {
-    params
-        .iter()
-        .zip(theta.iter().zip(delta))
-        .map(|(p, (&t, &d))| (t + sched.a(p, k) * r * d / sched.c(p, k)).clamp(p.min, p.max))
-        .collect()
+    each(ps, theta, delta, |p, t, d| {
+        (t + s.a(p, k) * r * d / s.c(p, k)).clamp(p.min, p.max)
+    })
 }
 
 #[cfg(test)]
