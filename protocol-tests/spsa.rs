@@ -232,3 +232,52 @@ fn the_release_engine_refuses_params() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("does not start"), "{err}");
 }
+
+/// Against a fixed opponent each pair is four games, θ+'s two and θ−'s two
+/// on the same opening: here θ+ (X = 35, near the best) must outscore θ−
+/// (X = 5) against the planted engine at X = 20.
+#[test]
+fn a_fixed_opponent_plays_both_sides() {
+    let dir = setup("opponent", "X, 20, 0, 100, 12, 0.3\n");
+    let opponent = format!("{ARENA} --fake-engine planted --param X=20");
+    ok(
+        &dir,
+        &[
+            "--state",
+            "s.txt",
+            "--params",
+            "params.txt",
+            "--iters",
+            "10",
+            "--pairs-per-iter",
+            "4",
+            "--opponent",
+            &opponent,
+            "--shard",
+            "1/1",
+            "--out",
+            "part.txt",
+        ],
+    );
+    let part = state(&dir, "part.txt");
+    let pairs: Vec<(f64, f64)> = part
+        .lines()
+        .filter_map(|l| l.strip_prefix("pair "))
+        .map(|l| {
+            let f: Vec<f64> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            (f[1], f[2])
+        })
+        .collect();
+    assert_eq!(pairs.len(), 4, "{part}");
+    assert!(pairs
+        .iter()
+        .all(|&(p, m)| (0.0..=2.0).contains(&p) && (0.0..=2.0).contains(&m)));
+    let (plus, minus) = pairs
+        .iter()
+        .fold((0.0, 0.0), |(a, b), &(p, m)| (a + p, b + m));
+    assert!(plus >= minus + 3.0, "θ+ {plus} against θ− {minus}:\n{part}");
+    assert!(
+        pairs.iter().any(|&(p, m)| p + m != 2.0),
+        "not self-play: {part}"
+    );
+}
