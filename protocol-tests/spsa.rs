@@ -164,6 +164,20 @@ fn resumed_and_sharded_runs_match_the_uninterrupted_one() {
         &["--state", "b.txt", "--iters", "30"],
         "another --iters",
     );
+    refused(
+        &dir,
+        &[
+            "--state",
+            "c.txt",
+            "--params",
+            "params.txt",
+            "--shard",
+            "1/2",
+            "--out",
+            "p.txt",
+        ],
+        "a shard needs the run's state file",
+    );
 }
 
 #[test]
@@ -240,25 +254,10 @@ fn the_release_engine_refuses_params() {
 fn a_fixed_opponent_plays_both_sides() {
     let dir = setup("opponent", "X, 20, 0, 100, 12, 0.3\n");
     let opponent = format!("{ARENA} --fake-engine planted --param X=20");
-    ok(
-        &dir,
-        &[
-            "--state",
-            "s.txt",
-            "--params",
-            "params.txt",
-            "--iters",
-            "10",
-            "--pairs-per-iter",
-            "4",
-            "--opponent",
-            &opponent,
-            "--shard",
-            "1/1",
-            "--out",
-            "part.txt",
-        ],
-    );
+    let new = "--state s.txt --params params.txt --iters 10 --pairs-per-iter 4 --stop-after 0";
+    ok(&dir, &new.split(' ').collect::<Vec<_>>());
+    let shard = ["--state", "s.txt", "--shard", "1/1", "--out", "part.txt"];
+    ok(&dir, &[&shard[..], &["--opponent", &opponent]].concat());
     let part = state(&dir, "part.txt");
     let pairs: Vec<(f64, f64)> = part
         .lines()

@@ -271,7 +271,15 @@ pub fn run(mode: SpsaMode) -> Result<(), String> {
             stop_after,
             shard,
         } => {
-            state.save(&path)?;
+            // Shards only read the state (several may start at once).
+            if shard.is_none() {
+                state.save(&path)?;
+            } else if !path.exists() {
+                return Err(format!(
+                    "{}: a shard needs the run's state file (create it with --stop-after 0)",
+                    path.display()
+                ));
+            }
             if state.finished() {
                 print!("{}", report(&state));
                 return Ok(());

@@ -193,9 +193,10 @@ impl State {
         State::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// Write the file whole: a temporary file beside it, then a rename.
+    /// Write the file whole: a temporary file beside it (named by this
+    /// process), then a rename, so a reader never sees half a file.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let tmp = path.with_extension("tmp");
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         std::fs::write(&tmp, self.to_text())
             .and_then(|_| std::fs::rename(&tmp, path))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
