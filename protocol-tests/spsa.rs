@@ -106,11 +106,11 @@ fn tunes_the_planted_engine_towards_its_optimum() {
     let printed = ok(&dir, &["--state", "s.txt", "--print"]);
     let value: f64 = printed
         .lines()
-        .find_map(|l| l.strip_prefix("pub const X: i32 = "))
+        .find_map(|l| l.strip_prefix("    X: i32 = "))
         .and_then(|v| v.trim_end_matches(';').parse().ok())
         .unwrap_or_else(|| panic!("no params.rs line: {printed}"));
     assert!(
-        printed.contains("// SPSA: 10 of 100 iterations, 6 pairs each, seed 1"),
+        printed.contains("    // SPSA: 10 of 100 iterations, 6 pairs each, seed 1"),
         "{printed}"
     );
     assert!(value >= 20.0, "X went from 5 to {value} only:\n{printed}");

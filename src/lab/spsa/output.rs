@@ -1,6 +1,6 @@
 //! What the tuner prints: a line per iteration (k, the result, and per
 //! parameter c_k, a_k, the sign of Δ and θ after the update), the
-//! trajectory table and the block of `pub const` lines ready for
+//! trajectory table and the block of `NAME: TYPE = V;` lines ready for
 //! `src/brain/search/params.rs`.
 
 use super::state::{Record, State};
@@ -62,12 +62,12 @@ pub fn trajectory(st: &State, rows: usize) -> String {
     out
 }
 
-/// The tuned values as `params.rs` lines, after a comment saying where they
-/// come from.
+/// The tuned values as lines of the `tunables!` block of `params.rs`,
+/// after a comment saying where they come from.
 pub fn params_block(st: &State) -> String {
     let theta = st.theta();
     let mut out = format!(
-        "// SPSA: {} of {} iterations, {} pairs each, seed {}\n",
+        "    // SPSA: {} of {} iterations, {} pairs each, seed {}\n",
         st.history.len(),
         st.schedule.iters,
         st.pairs,
@@ -112,8 +112,8 @@ mod tests {
         assert_eq!(
             block,
             format!(
-                "// SPSA: 50 of 50 iterations, 4 pairs each, seed 3\npub const X: i32 = {};\n\
-                 pub const LMR_DIVISOR: f32 = {};\n",
+                "    // SPSA: 50 of 50 iterations, 4 pairs each, seed 3\n    X: i32 = {};\n\
+                 \x20   LMR_DIVISOR: f32 = {};\n",
                 theta[0].round(),
                 format!("{:.4}", theta[1]).trim_end_matches('0')
             )

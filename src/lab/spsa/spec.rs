@@ -52,7 +52,8 @@ impl Param {
         }
     }
 
-    /// `pub const NAME: TYPE = V;` with the value as the engine would get it
+    /// `    NAME: TYPE = V;`, a line of the `tunables!` block of `params.rs`,
+    /// with the value as the engine would get it
     /// (floats to 4 decimals).
     pub fn rust_line(&self, v: f64) -> String {
         let value = if self.is_int() {
@@ -66,7 +67,7 @@ impl Param {
                 s.to_string()
             }
         };
-        format!("pub const {}: {} = {value};", self.name, self.ty)
+        format!("    {}: {} = {value};", self.name, self.ty)
     }
 
     /// The line of the params file that gives this parameter.
@@ -194,9 +195,27 @@ mod tests {
         assert_eq!(ps[0].text(12.4), "10");
         assert_eq!(ps[1].text(2.5), "2.5");
         assert_eq!(ps[1].text(9.0), "4");
-        assert_eq!(ps[0].rust_line(6.49), "pub const A: i32 = 6;");
-        assert_eq!(ps[1].rust_line(2.0), "pub const B: f32 = 2.0;");
-        assert_eq!(ps[1].rust_line(2.345_67), "pub const B: f32 = 2.3457;");
+        assert_eq!(ps[0].rust_line(6.49), "    A: i32 = 6;");
+        assert_eq!(ps[1].rust_line(2.0), "    B: f32 = 2.0;");
+        assert_eq!(ps[1].rust_line(2.345_67), "    B: f32 = 2.3457;");
+    }
+
+    /// At the parameters' values the block's lines are params.rs's own.
+    #[test]
+    fn lines_are_those_of_params_rs() {
+        let source = include_str!("../../brain/search/params.rs");
+        let ps = parse(
+            "RFP_MARGIN, 120, 40, 300, 10, 0.002, Score\nLMR_DIVISOR, 2.2, 1, 4, 0.2, 0.002, f32\n\
+             LMP_BASE, 2, 0, 8, 1, 0.002, usize\n",
+        )
+        .unwrap();
+        for p in &ps {
+            let line = p.rust_line(p.start);
+            assert!(
+                source.lines().any(|l| l == line),
+                "{line:?} is not in params.rs"
+            );
+        }
     }
 
     #[test]
