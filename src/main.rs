@@ -71,14 +71,7 @@ fn main() -> anyhow::Result<()> {
                     print!("{}", param_list());
                     return Ok(());
                 }
-                let set = match v.split_once('=') {
-                    Some((name, x)) => match x.trim().parse::<f64>() {
-                        Ok(x) => params::set(name.trim(), x),
-                        Err(_) => Err(format!("--param {v}: the value is no number")),
-                    },
-                    None => Err(format!("--param wants NAME=V or list, got {v:?}")),
-                };
-                if let Err(e) = set {
+                if let Err(e) = sente::cli::set_param(v) {
                     eprintln!("pbrain-sente: {e}");
                     std::process::exit(2);
                 }
@@ -127,6 +120,7 @@ usage: pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]
        pbrain-sente bench threats                   the threat solver's speed
        pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [SWITCHES] [--eval classic|net]
                                                     depth, nodes and branching per iteration, middle games
+       (every bench also takes --param NAME=V in a tuning build: cargo build --features tune)
        pbrain-sente bench depth-make --rule R GAMES.txt... [--out FILE]
                                                     rebuild the depth report's positions from arena records
        pbrain-sente bench net-random FILE [F H SEED]  write random net weights (for tests)

@@ -636,7 +636,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                     let extra = if pv_node {
                         0
                     } else {
-                        params::LMR_NON_PV_EXTRA() * ONE_PLY
+                        params::LMR_NON_PV_EXTRA()
                     };
                     r = lmr_reduction(depth, i) + extra;
                     if cuts.lmr {

@@ -52,8 +52,8 @@ tunables! {
     LMR_BASE: f32 = 0.4;
     /// Divisor of `ln(depth) * ln(i + 1)` in the reduction formula.
     LMR_DIVISOR: f32 = 2.2;
-    /// Extra plies of reduction at a non-PV node.
-    LMR_NON_PV_EXTRA: i32 = 1;
+    /// Extra reduction at a non-PV node, in depth units (16: one ply).
+    LMR_NON_PV_EXTRA: Depth = 16;
 
     // The selectivity package (issue 43), in depth units (`ONE_PLY` = 16 a
     // ply): how finely reductions are sized, which moves past the first few

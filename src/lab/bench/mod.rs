@@ -23,7 +23,7 @@ use crate::brain::eval::Evaluator;
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::{score_text, RuleSet};
-use crate::cli::{eval_kind, search_switch};
+use crate::cli::{eval_kind, search_switch, set_param};
 use setup::BENCH_TT_BYTES;
 
 /// Depth searched by `bench` without arguments.
@@ -456,6 +456,13 @@ pub fn main_bench(args: &[String]) -> i32 {
                     return 2;
                 }
             }
+        } else if a == "--param" {
+            let v = it.next().map(String::as_str).unwrap_or("");
+            if let Err(e) = set_param(v) {
+                eprintln!("pbrain-sente bench: {e}");
+                return 2;
+            }
+            println!("Parameter       : {v}");
         } else {
             rest.push(a.clone());
         }
