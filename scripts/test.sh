@@ -17,3 +17,6 @@ if [ "${1:-}" = --windows ]; then
   exec bash scripts/wine-test.sh "$@"
 fi
 cargo test --all-targets "$@"
+# The tuning build (`--features tune`: search parameters set at run time,
+# scripts/SPSA.md): its parameter tests, which the release build skips.
+cargo test --features tune --lib "$@" -- tunable cli::
