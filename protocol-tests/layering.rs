@@ -158,6 +158,14 @@ fn is_ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
+/// `a::b::c` → `[a, b, c]`.
+fn segments(path: &str) -> Vec<String> {
+    path.split("::")
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
 /// Every `crate::`/`super::`/`self::`/`sente::` path in `code`, as
 /// segments; `use` statements expanded.
 fn paths_in(code: &str) -> Vec<Vec<String>> {
@@ -176,7 +184,7 @@ fn paths_in(code: &str) -> Vec<Vec<String>> {
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ");
-            let mut tight = body.clone();
+            let mut tight = body;
             for sep in ["{", "}", ",", "::"] {
                 tight = tight
                     .replace(&format!(" {sep}"), sep)
@@ -184,12 +192,7 @@ fn paths_in(code: &str) -> Vec<Vec<String>> {
             }
             for u in expand_use(&tight) {
                 let u = u.split(" as ").next().unwrap_or("");
-                out.push(
-                    u.split("::")
-                        .filter(|s| !s.is_empty())
-                        .map(String::from)
-                        .collect(),
-                );
+                out.push(segments(u));
             }
             i = end + 1;
         } else {
@@ -211,12 +214,7 @@ fn paths_in(code: &str) -> Vec<Vec<String>> {
                 .chars()
                 .take_while(|&c| is_ident(c) || c == ':')
                 .collect();
-            out.push(
-                tail.split("::")
-                    .filter(|s| !s.is_empty())
-                    .map(String::from)
-                    .collect(),
-            );
+            out.push(segments(&tail));
         }
     }
     out

@@ -617,13 +617,14 @@ impl<'a, 'b> Tree<'a, 'b> {
                 }
             }
             self.make(m);
-            let ext = if extend {
+            // The larger of the single-reply and the singular extension.
+            let forced_ext = if extend {
                 params::FORCED_EXTENSION()
             } else {
                 0
-            }
-            .max(if m == hash_move { hash_ext } else { 0 });
-            let new_depth = depth - ONE_PLY + ext;
+            };
+            let singular_ext = if m == hash_move { hash_ext } else { 0 };
+            let new_depth = depth - ONE_PLY + forced_ext.max(singular_ext);
             let score = if i == 0 {
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
             } else {

@@ -11,6 +11,7 @@
 use std::fmt::Write as _;
 
 use crate::brain::game::Board;
+use crate::brain::types::RuleSet;
 use crate::lab::bench::reach::suite::{board_of, parse_xy_list, percentile, xy_list};
 
 /// The positions (see the module documentation for the format).
@@ -82,31 +83,19 @@ pub fn first_per_rule(ps: Vec<DepthPos>, n: Option<usize>) -> Vec<DepthPos> {
     let Some(n) = n else {
         return ps;
     };
-    let mut seen: Vec<(u32, usize)> = Vec::new();
+    let mut taken: std::collections::BTreeMap<u32, usize> = Default::default();
     ps.into_iter()
         .filter(|p| {
-            let i = match seen.iter().position(|s| s.0 == p.rule) {
-                Some(i) => i,
-                None => {
-                    seen.push((p.rule, 0));
-                    seen.len() - 1
-                }
-            };
-            seen[i].1 += 1;
-            seen[i].1 <= n
+            let count = taken.entry(p.rule).or_default();
+            *count += 1;
+            *count <= n
         })
         .collect()
 }
 
-/// The rule's short name in reports.
+/// The rule's name in reports (`Rule::name` of the `INFO rule` bits).
 pub fn rule_name(rule: u32) -> &'static str {
-    match rule {
-        0 => "freestyle",
-        1 => "standard",
-        4 => "renju",
-        8 => "caro",
-        _ => "other",
-    }
+    RuleSet::from_bits(rule).rule.name()
 }
 
 /// One completed iteration: its depth, the nodes searched since the search
