@@ -120,10 +120,10 @@ usage: pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]
        pbrain-sente bench threats                   the threat solver's speed
        pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [SWITCHES] [--eval classic|net]
                                                     depth, nodes and branching per iteration, middle games
-       (every bench also takes --param NAME=V in a tuning build: cargo build --features tune)
        pbrain-sente bench depth-make --rule R GAMES.txt... [--out FILE]
                                                     rebuild the depth report's positions from arena records
        pbrain-sente bench net-random FILE [F H SEED]  write random net weights (for tests)
+       (every bench also takes --param NAME=V in a tuning build: cargo build --features tune)
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente tune net …                      train the evaluation network on datagen records
        pbrain-sente tune policy RECORDS.txt… [--out src/brain/search/policy_weights.rs]
