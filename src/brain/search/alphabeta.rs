@@ -31,6 +31,14 @@
 //! - **Reverse futility pruning**: at depth 4 or less a non-PV node whose
 //!   static score beats beta by 120 a remaining ply, with no four or open three
 //!   of the opponent's to answer, fails high without a search.
+//! - **Razoring** (off by default: `params::RAZOR_MAX_DEPTH`): a non-PV node
+//!   near the horizon whose static score is far below alpha, with nothing of
+//!   the opponent's to answer, returns the four quiescence's score when that
+//!   fails low too.
+//! - **Static mate check** (off by default: `params::STATIC_MATE`): an open
+//!   four or double four the side to move can make wins in three, a
+//!   four-three when the opponent cannot make a four wins in five
+//!   (`Position::static_mate`), at every node, before the table.
 //! - **Singular extension**: in a node below the root with 6 or more plies
 //!   left to search, when the table holds a hash move whose stored score (exact
 //!   or a lower bound, from a search at most two plies shallower, no mate) is
@@ -398,6 +406,15 @@ impl<'a, 'b> Tree<'a, 'b> {
         }
         let pv_node = beta - alpha > 1;
 
+        // The static mate check (`params::STATIC_MATE`).
+        if params::STATIC_MATE() != 0 && self.pos.ev.fives(opp) == 0 {
+            if let Some((p, n)) = self.pos.static_mate() {
+                self.pv[ply][0] = p;
+                self.pv_len[ply] = 1;
+                return mate_in(ply + n);
+            }
+        }
+
         // At the horizon only a five or an open-four threat is looked at:
         // its answers are searched to depth 0, so this stays bounded.
         let horizon = depth <= 0;
@@ -462,6 +479,28 @@ impl<'a, 'b> Tree<'a, 'b> {
             let ev = self.pos.ev.evaluate(stm);
             if ev - params::RFP_MARGIN() * depth / ONE_PLY >= beta {
                 return ev;
+            }
+        }
+
+        // Razoring (see `params::RAZOR_MARGIN`): far below alpha near the
+        // horizon, the four quiescence decides whether to search at all.
+        if !pv_node
+            && excluded.is_none()
+            && !horizon
+            && depth <= params::RAZOR_MAX_DEPTH() * ONE_PLY
+            && alpha.abs() < MATE_BOUND
+            && unforced(&self.pos)
+        {
+            let ev = self.pos.ev.evaluate(stm);
+            if ev + params::RAZOR_MARGIN() * depth / ONE_PLY <= alpha {
+                let v = self.quiesce(alpha, alpha + 1, ply);
+                if self.aborted {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+                self.pv_len[ply] = 0;
             }
         }
 
@@ -1024,5 +1063,36 @@ mod tests {
         assert!(probe_after_fours(&plain, 0, -1, false, 0).0 > 1);
         let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, params::Q_FOURS());
         assert_eq!((nodes, score), (1, ev));
+    }
+    /// Razoring and the static mate check, off by default, switched on in
+    /// a tuning build (the name keeps it in the tuning build's test run;
+    /// nothing else that run searches reads these two values).
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_razoring_and_static_mate() {
+        assert_eq!((params::RAZOR_MAX_DEPTH(), params::STATIC_MATE()), (0, 0));
+        let margin = params::RAZOR_MARGIN();
+        // Off: the four-three is searched, the quiet node far below alpha too.
+        assert!(probe(FOUR_THREE, 2, 0, false).0 > 1);
+        assert!(probe(QUIET, 2, -(2 * margin + 1), false).0 > 1);
+        params::set("STATIC_MATE", 1.0).unwrap();
+        params::set("RAZOR_MAX_DEPTH", 2.0).unwrap();
+        // The four-three (no four for White to make) is a mate in five, read
+        // without a search, with its move as the PV.
+        let (nodes, score, _) = probe(FOUR_THREE, 2, 0, false);
+        let quiet = probe(QUIET, 2, -(2 * margin + 1), false);
+        let near = probe(QUIET, 2, -(2 * margin - 1), false);
+        let deep = probe(QUIET, 3, -(3 * margin + 1), false);
+        let pv = probe(QUIET, 2, -(2 * margin + 1), true);
+        params::set("STATIC_MATE", 0.0).unwrap();
+        params::set("RAZOR_MAX_DEPTH", 0.0).unwrap();
+        assert_eq!((nodes, score), (1, mate_in(1 + 5)));
+        // Razored: no four to try, the static score stands, one node.
+        assert_eq!((quiet.0, quiet.1), (1, quiet.2));
+        // Not far enough below alpha, too deep, or a PV node: searched.
+        assert!(
+            near.0 > 1 && deep.0 > 1 && pv.0 > 1,
+            "{near:?} {deep:?} {pv:?}"
+        );
     }
 }

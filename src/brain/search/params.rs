@@ -114,6 +114,26 @@ tunables! {
     /// Margin over beta per remaining ply for that fail high.
     RFP_MARGIN: Score = 120;
 
+    // Razoring (issue 43): a non-PV node within `RAZOR_MAX_DEPTH` plies of
+    // the horizon whose static score is `RAZOR_MARGIN` a remaining ply or
+    // more below alpha, with nothing of the opponent's to answer, is settled
+    // by the four quiescence when that fails low too.
+
+    /// Deepest remaining depth (plies) razored; 0: off (the search before it).
+    RAZOR_MAX_DEPTH: i32 = 0;
+    /// Margin below alpha per remaining ply.
+    RAZOR_MARGIN: Score = 250;
+
+    // Static mate check (issue 43), at every node the side to move has no
+    // five against it: a double four or an open four it can make wins in
+    // three; a four-three it can make with no four for the opponent to make
+    // wins in five (not for Black under renju, whose open-four point may be
+    // forbidden). 0: off (only the open four with no opposing four, after
+    // move generation, as before); 1: on.
+
+    /// 1: the static mate check at every node; 0: off.
+    STATIC_MATE: i32 = 0;
+
     // Singular extension.
 
     /// Least remaining depth at which the hash move is tested for singularity.
