@@ -6,6 +6,9 @@
 //! - facing an open-four threat (the opponent's open three or split three):
 //!   only our own fours and the moves after which the opponent has no
 //!   open-four point left (verified by playing them);
+//! - facing a four-three or double-four point of the opponent's (switched
+//!   on by `params::FOUR_THREE_DEFENCE`, off by default): the same, for
+//!   those points;
 //! - otherwise every empty cell within distance 2 of a stone.
 //!
 //! Under renju, Black's forbidden points are never generated.
@@ -19,6 +22,8 @@ use crate::brain::game::board::{Board, Pos, EMPTY};
 use crate::brain::game::pattern::{table, Pattern};
 use crate::brain::game::rules;
 use crate::brain::types::{Color, Rule};
+
+use super::params;
 
 /// A board with its incremental evaluation, moved together.
 pub struct Position<'a> {
@@ -229,6 +234,12 @@ pub fn generate(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) 
     if pos.ev.open_fours(opp) > 0 && defend_open_three(pos, out, scratch) {
         return Gen::Moves { forced: true };
     }
+    if params::FOUR_THREE_DEFENCE() != 0
+        && pos.ev.count(opp, Class::FourThree) + pos.ev.count(opp, Class::DoubleFour) > 0
+        && defend_four_three(pos, out, scratch)
+    {
+        return Gen::Moves { forced: true };
+    }
     out.clear();
     // In board order; every caller reorders them by score with the cell as
     // the tie-break, so this order never shows.
@@ -334,6 +345,75 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
         }
     }
     !out.is_empty()
+}
+
+/// Facing four-three or double-four points of the opponent's (and no open
+/// three: `defend_open_three` comes first), which win by force unless taken
+/// away (`params::FOUR_THREE_DEFENCE`): our fours plus the moves after which
+/// no such point is left, verified by playing them. Candidates are the
+/// threat points and the empty cells within 5 of them on their lines; our
+/// stone can only weaken the opponent's lines, so no new point appears.
+/// False (search every move) when there is no such point the opponent may
+/// play, or when no move takes them all away.
+fn defend_four_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>) -> bool {
+    let stm = pos.stm();
+    let opp = stm.opposite();
+    let dirs = pos.board.dirs();
+    let winning = |c: Class| matches!(c, Class::FourThree | Class::DoubleFour | Class::Flex4);
+    cand.clear();
+    let mut threats: Vec<Pos> = Vec::new();
+    for q in pos.board.candidates() {
+        if !winning(pos.ev.class(q, opp)) || !pos.legal_for(q, opp) {
+            continue;
+        }
+        threats.push(q);
+        if !cand.contains(&q) {
+            cand.push(q);
+        }
+        for &off in dirs.iter() {
+            for k in 1..=5isize {
+                for r in [q.offset(k * off), q.offset(-k * off)] {
+                    if pos.board.cell(r) == EMPTY && !cand.contains(&r) {
+                        cand.push(r);
+                    }
+                }
+            }
+        }
+    }
+    if threats.is_empty() {
+        return false;
+    }
+    out.clear();
+    pos.push_fours(stm, out);
+    let fours = out.len();
+    let rule = pos.board.rules().rule;
+    let t = table(rule);
+    let renju_black = rule == Rule::Renju && opp == Color::Black;
+    for &p in cand.iter() {
+        if out[..fours].contains(&p) || !pos.legal_for(p, stm) {
+            continue;
+        }
+        pos.board.make(p, stm);
+        let defended = threats.iter().all(|&q| {
+            if q == p {
+                return true;
+            }
+            let keys = pos.board.line_keys(q);
+            let pats = keys.map(|k| t.get(k, opp));
+            let dfs = keys.map(|k| t.double_four(k, opp));
+            !winning(classify(pats, dfs, renju_black))
+        });
+        pos.board.unmake();
+        if defended {
+            out.push(p);
+        }
+    }
+    if out.len() == fours {
+        // Nothing takes every point away: search every move.
+        out.clear();
+        return false;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -544,5 +624,83 @@ mod tests {
             }
         }
         assert!(found[3] >= 10 && found[5] >= 10, "{found:?}");
+    }
+    /// The four-three defence stage (a tuning build switches it on): on
+    /// random positions of every rule where the opponent has a four-three
+    /// or double-four point and nothing stronger, the forced moves are
+    /// exactly our fours plus every legal move after which the opponent has
+    /// no such point left (checked against a full re-evaluation of each).
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_four_three_defence_is_exact() {
+        use crate::brain::game::testutil::{Area, RandomBoard};
+        use crate::brain::game::zobrist::SplitMix64;
+        let mut rng = SplitMix64::new(53);
+        let mut checked = 0;
+        params::set("FOUR_THREE_DEFENCE", 1.0).unwrap();
+        for rule in Rule::ALL {
+            let rules = RuleSet::from(rule);
+            let walk = RandomBoard::square(15, rules)
+                .area(Area::Near(5))
+                .stones(12, 40)
+                .legal_only()
+                .no_five();
+            for _ in 0..400 {
+                let Some(mut b) = walk.board(&mut rng) else {
+                    continue;
+                };
+                let mut pos = Position::new(&mut b);
+                let stm = pos.stm();
+                let opp = stm.opposite();
+                let winning =
+                    |c: Class| matches!(c, Class::FourThree | Class::DoubleFour | Class::Flex4);
+                let threat = |pos: &Position| {
+                    pos.board
+                        .empty_cells()
+                        .any(|q| winning(pos.ev.class(q, opp)) && pos.legal_for(q, opp))
+                };
+                if pos.ev.fives(stm) + pos.ev.fives(opp) + pos.ev.open_fours(opp) > 0
+                    || !threat(&pos)
+                {
+                    continue;
+                }
+                let (mut out, mut s) = (vec![], vec![]);
+                let g = generate(&mut pos, &mut out, &mut s);
+                let mut want = vec![];
+                for p in pos.board.empty_cells().collect::<Vec<_>>() {
+                    if !pos.legal_for(p, stm) {
+                        continue;
+                    }
+                    let four = pos.ev.class(p, stm).is_four_or_more();
+                    pos.make(p);
+                    let keeps = threat(&pos);
+                    pos.unmake();
+                    if four || !keeps {
+                        want.push(p);
+                    }
+                }
+                let fours = want
+                    .iter()
+                    .filter(|&&p| pos.ev.class(p, stm).is_four_or_more())
+                    .count();
+                if want.len() == fours {
+                    assert_eq!(g, Gen::Moves { forced: false }, "{}", pos.board);
+                } else {
+                    assert_eq!(g, Gen::Moves { forced: true }, "{}", pos.board);
+                    out.sort();
+                    want.sort();
+                    assert_eq!(
+                        out,
+                        want,
+                        "{rule:?} {:?}\n{}",
+                        out.iter().map(|&p| pos.board.xy(p)).collect::<Vec<_>>(),
+                        pos.board
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        params::set("FOUR_THREE_DEFENCE", 0.0).unwrap();
+        assert!(checked >= 20, "{checked}");
     }
 }

@@ -134,6 +134,11 @@ tunables! {
     /// 1: the static mate check at every node; 0: off.
     STATIC_MATE: i32 = 0;
 
+    /// 1: facing a four-three or double-four point of the opponent's (and
+    /// nothing stronger), only our fours and the moves that take every such
+    /// point away are searched, as facing an open three (`movegen`); 0: off.
+    FOUR_THREE_DEFENCE: i32 = 0;
+
     // Singular extension.
 
     /// Least remaining depth at which the hash move is tested for singularity.
