@@ -131,13 +131,23 @@ impl Realtime {
         Some(format!("REALTIME {kind} {}", xy(view, ev.mv)?))
     }
 
-    /// The lines after a completed iteration: REFRESH and its best move.
+    /// The lines after a completed iteration: REFRESH and its best move
+    /// (a POS still open is closed first).
     pub fn iteration_lines(&mut self, view: &Board, info: &SearchInfo) -> Vec<String> {
         let first = info.pv.first().copied();
         match first.and_then(|p| xy(view, p)) {
             Some(best) if info.depth >= MIN_DEPTH => {
                 self.best = first;
-                vec!["REALTIME REFRESH".into(), format!("REALTIME BEST {best}")]
+                let mut lines: Vec<String> = self
+                    .open
+                    .take()
+                    .and_then(|p| xy(view, p))
+                    .map(|p| format!("REALTIME DONE {p}"))
+                    .into_iter()
+                    .collect();
+                lines.push("REALTIME REFRESH".into());
+                lines.push(format!("REALTIME BEST {best}"));
+                lines
             }
             _ => Vec::new(),
         }

@@ -125,8 +125,9 @@ pub(super) fn root_reduction(depth: i32, i: usize, tactical: bool) -> Depth {
 /// One pass over the root moves at `depth` within (alpha, beta). Returns the
 /// best score, or None when the search was stopped. Leaves the root moves
 /// sorted best first; with `multipv` > 1 every move gets an exact score.
-/// `watch` hears, for each root move, that it is entered, then left, then
-/// (if so) that it is proven lost or the new best.
+/// `watch` hears, for each root move, that it is entered, then left (also
+/// when the search stops in it), then (if so) that it is proven lost or the
+/// new best.
 pub(super) fn root_iteration(
     tree: &mut Tree,
     rms: &mut [RootMove],
@@ -151,10 +152,10 @@ pub(super) fn root_iteration(
         let r = root_reduction(depth, i, ordering::is_tactical(&tree.pos, rm.mv));
         watch(event(RootEventKind::Searching, rm.mv));
         let s = tree.search_root_move(rm.mv, depth * ONE_PLY, window_alpha, beta, full, r);
+        watch(event(RootEventKind::Done, rm.mv));
         if tree.aborted {
             return None;
         }
-        watch(event(RootEventKind::Done, rm.mv));
         // A mated score is an upper bound at worst: the move loses.
         if s < 0 && is_mate_score(s) {
             watch(event(RootEventKind::Lost, rm.mv));

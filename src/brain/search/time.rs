@@ -207,6 +207,28 @@ mod tests {
         }
     }
 
+    /// A Fischer increment is spent on top of the clock's share, within
+    /// the same cap of a third of what is left.
+    #[test]
+    fn an_increment_adds_to_each_move() {
+        let base = limits(None, Some(60_000), Some(60_000));
+        let with = Limits {
+            increment_ms: Some(2_000),
+            ..base.clone()
+        };
+        let (a, b) = (plan(&base, 200), plan(&with, 200));
+        assert!(
+            b.soft_ms > a.soft_ms && b.hard_ms > a.hard_ms,
+            "{a:?} {b:?}"
+        );
+        let short = Limits {
+            time_left_ms: Some(3_000),
+            increment_ms: Some(60_000),
+            ..base
+        };
+        assert!(plan(&short, 200).hard_ms <= 1_000);
+    }
+
     #[test]
     fn turn_limit_keeps_a_margin() {
         for turn in [50u64, 100, 1_000, 5_000, 30_000] {
