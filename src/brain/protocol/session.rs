@@ -1132,6 +1132,52 @@ mod tests {
         assert_eq!(s.engine().memory_budget(), DEFAULT_MEMORY);
     }
 
+    /// Bad analysis input is an ERROR and changes nothing; good input
+    /// reaches the engine's analysis controls.
+    #[test]
+    fn analysis_controls_reach_the_engine_and_bad_values_change_nothing() {
+        let mut s = small();
+        assert!(run(&mut s, "INFO max_moves 40").is_empty());
+        assert!(run(&mut s, "INFO start_depth 5").is_empty());
+        assert!(run(&mut s, "INFO draw_result 2").is_empty());
+        let before = s.engine().analysis().clone();
+        assert_eq!(before.max_moves, Some(40));
+        assert_eq!(before.start_depth, Some(5));
+        for bad in [
+            "INFO draw_result 5",
+            "INFO show_detail -1",
+            "INFO caution_factor 7",
+        ] {
+            assert!(run(&mut s, bad)[0].starts_with("ERROR"), "{bad}");
+        }
+        assert_eq!(s.engine().analysis(), &before);
+        assert_eq!(s.settings().show_detail, ShowDetail::default());
+        assert_eq!(s.settings().caution_factor, None);
+        // YXBLOCK needs a board, and takes all its moves or none.
+        let block = |moves: Vec<(i64, i64)>| Command::Block { undo: false, moves };
+        assert!(matches!(
+            s.handle_vec(block(vec![(1, 1)]))[..],
+            [Response::Error(_)]
+        ));
+        run(&mut s, "START 15");
+        assert!(matches!(
+            s.handle_vec(block(vec![(1, 1), (15, 1)]))[..],
+            [Response::Error(_)]
+        ));
+        assert!(s.engine().analysis().excluded.is_empty());
+        assert!(s.handle_vec(block(vec![(1, 1), (2, 2), (1, 1)])).is_empty());
+        assert_eq!(s.engine().analysis().excluded, vec![(1, 1), (2, 2)]);
+        s.handle_vec(Command::Block {
+            undo: true,
+            moves: vec![(1, 1)],
+        });
+        assert_eq!(s.engine().analysis().excluded, vec![(2, 2)]);
+        run(&mut s, "YXBLOCKRESET");
+        assert!(s.engine().analysis().excluded.is_empty());
+        run(&mut s, "INFO max_moves 0");
+        assert_eq!(s.engine().analysis().max_moves, None);
+    }
+
     #[test]
     fn thread_num_reaches_the_searcher_within_memory() {
         let cores = Engine::max_threads();
