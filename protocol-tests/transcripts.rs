@@ -20,6 +20,14 @@
 //!   among everything printed until ABOUT (sent now) is answered, some / no
 //!   MESSAGE line contains T (other lines are ignored); `< ~exit`: the
 //!   process exits with status 0.
+//! - `< ~realtime N`: a search's output up to its move (a legal one), whose
+//!   `MESSAGE REALTIME` lines are in Yixin-Board's order (each `POS x,y`
+//!   followed by its `DONE x,y` before any other realtime line, each
+//!   `REFRESH` by a `BEST`), with at least one POS and one REFRESH and at
+//!   most N POS lines (the rate limit).
+//! - `< ~defend x,y …`: YXSEARCHDEFEND's output: at least one
+//!   `MESSAGE defend i x,y ev S` line, every move listed among the given
+//!   ones, and the answer the first of them (the board is not changed).
 //! - `#` starts a comment line.
 //!
 //! `SENTE_ENGINE` (see the harness) runs them against another build;
@@ -321,6 +329,47 @@ fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(),
                 _ => Ok(()),
             }
         }
+        "realtime" => {
+            let max_pos: usize = arg.parse().map_err(|_| "bad ~realtime bound")?;
+            let mut rt = Vec::new();
+            let answer = loop {
+                let l = e.recv(to)?;
+                if let Some(r) = l.strip_prefix("MESSAGE REALTIME ") {
+                    rt.push(r.to_string());
+                } else if !l.starts_with("MESSAGE") && !l.starts_with("DEBUG") {
+                    break l;
+                }
+            };
+            check_realtime(&rt, max_pos)?;
+            t.legal(&answer).map(|_| ())
+        }
+        "defend" => {
+            let set = points(arg)?;
+            let mut listed = Vec::new();
+            let answer = loop {
+                let l = e.recv(to)?;
+                if let Some(r) = l.strip_prefix("MESSAGE defend ") {
+                    let mv = r.split_whitespace().nth(1).unwrap_or("");
+                    listed.push(parse_point(mv).ok_or_else(|| format!("bad line '{l}'"))?);
+                } else if !l.starts_with("MESSAGE") && !l.starts_with("DEBUG") {
+                    break l;
+                }
+            };
+            let got = parse_point(&answer).ok_or_else(|| format!("'{answer}' is not a move"))?;
+            if listed.is_empty() {
+                return Err("no defence listed".into());
+            }
+            if let Some(p) = listed.iter().find(|p| !set.contains(p)) {
+                return Err(format!(
+                    "{},{} listed as a defence, not one of {arg}",
+                    p.0, p.1
+                ));
+            }
+            if got != listed[0] {
+                return Err(format!("answer {answer} is not the first defence listed"));
+            }
+            Ok(())
+        }
         "exit" => {
             let st = e.wait_exit(Duration::from_secs(5))?;
             if st.success() {
@@ -331,6 +380,45 @@ fn step(e: &mut Engine, t: &mut Tracker, line: &str, to: Duration) -> Result<(),
         }
         _ => Err(format!("unknown predicate ~{name}")),
     }
+}
+
+/// The realtime lines of one search (without `MESSAGE REALTIME `) in
+/// Yixin-Board's order, at most `max_pos` POS lines.
+fn check_realtime(lines: &[String], max_pos: usize) -> Result<(), String> {
+    let mut open: Option<&str> = None;
+    let mut after_refresh = false;
+    let (mut pos, mut refresh) = (0, 0);
+    for l in lines {
+        let (kind, mv) = l.split_once(' ').unwrap_or((l.as_str(), ""));
+        if kind != "REFRESH" && parse_point(mv).is_none() {
+            return Err(format!("bad realtime line '{l}'"));
+        }
+        if after_refresh && kind != "BEST" {
+            return Err(format!("REFRESH followed by '{l}', not BEST"));
+        }
+        after_refresh = false;
+        match (kind, open) {
+            ("DONE", Some(m)) if m == mv => open = None,
+            (_, Some(m)) => return Err(format!("'{l}' while POS {m} is open")),
+            ("POS", None) => {
+                open = Some(mv);
+                pos += 1;
+            }
+            ("REFRESH", None) => {
+                after_refresh = true;
+                refresh += 1;
+            }
+            ("LOST" | "BEST", None) => {}
+            _ => return Err(format!("unexpected realtime line '{l}'")),
+        }
+    }
+    if pos == 0 || refresh == 0 {
+        return Err(format!("{pos} POS and {refresh} REFRESH lines: {lines:?}"));
+    }
+    if pos > max_pos {
+        return Err(format!("{pos} POS lines, more than {max_pos}"));
+    }
+    Ok(())
 }
 
 fn run_all(search: bool) {

@@ -14,12 +14,16 @@
 //! on the opponent's time; the next `go` turns that into a hit or a miss,
 //! and anything else that needs the searcher stops it first
 //! (`stop_pondering`). `analyse` ranks moves without playing (YXNBEST),
-//! `swap2` decides a SWAP2 opening, and `search` runs one plain search of
-//! any board (bench, the arena's built-in engine, the evaluation fitter).
+//! `swap2` decides a SWAP2 opening, `defend` lists the moves that keep the
+//! opponent from a forced win (YXSEARCHDEFEND), and `search` runs one plain
+//! search of any board (bench, the arena's built-in engine, the evaluation
+//! fitter). The analysis controls (`analysis`: moves left out, the first
+//! depth, a move limit) go into every search it runs but a ponder search.
 //!
 //! Nothing here prints: iterations and notes go to the caller's `on_report`
 //! (the protocol turns them into MESSAGE lines), logs to stderr.
 
+pub mod analysis;
 pub mod legal;
 pub mod ponder;
 pub mod swap2;
@@ -42,7 +46,11 @@ use crate::brain::search::{
 use crate::brain::types::{Color, RuleSet, Score};
 
 pub use crate::brain::search::time::Limits;
-pub use crate::brain::search::{EvalKind, SearchInfo, SearchOptions, DEFAULT_MEMORY};
+pub use crate::brain::search::RootEvent;
+pub use crate::brain::search::{
+    EvalKind, RootEventKind, SearchInfo, SearchOptions, DEFAULT_MEMORY,
+};
+pub use analysis::{Analysis, DrawResult};
 pub use legal::Chosen;
 use legal::{choose, finished, is_legal, legal_choice};
 use ponder::Ponder;
@@ -63,9 +71,21 @@ pub enum Report<'a> {
     /// A completed iteration (and, at the end, the final choice when it
     /// differs from the last iteration shown).
     Iteration(&'a SearchInfo),
+    /// The main thread entered or left a root move (live view).
+    Root(RootEvent),
     /// A line for the user: a ponder hit or miss, no legal move, a SWAP2
     /// decision's grounds.
     Note(String),
+}
+
+/// YXSEARCHDEFEND's answer (`Engine::defend`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Defence {
+    /// The moves that keep the opponent from a forced win, best first,
+    /// each with its score (empty: every move loses).
+    pub moves: Vec<(Pos, Score)>,
+    /// The search's first choice, defence or not.
+    pub best: (Pos, Score),
 }
 
 /// The callback that receives `Report`s.
@@ -94,6 +114,8 @@ pub struct Engine {
     /// The search running on the opponent's time; it holds the searcher
     /// (`searcher` is None meanwhile).
     ponder: Option<Ponder>,
+    /// What a GUI set for analysis (moves left out, first depth, move limit).
+    analysis: Analysis,
 }
 
 impl Default for Engine {
@@ -118,6 +140,7 @@ impl Engine {
             options,
             net: None,
             ponder: None,
+            analysis: Analysis::default(),
         }
     }
 
@@ -186,6 +209,26 @@ impl Engine {
 
     pub fn rules(&self) -> RuleSet {
         self.rules
+    }
+
+    /// The analysis controls in force.
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// New analysis controls for every search from now on (stops pondering:
+    /// the ponder search was started under the old ones).
+    pub fn set_analysis(&mut self, analysis: Analysis) {
+        if analysis != self.analysis {
+            self.stop_pondering();
+            self.analysis = analysis;
+        }
+    }
+
+    /// Per mille of the transposition table holding this search's entries
+    /// (YXSHOWHASHUSAGE; 0 before the first search).
+    pub fn hash_usage(&self) -> u32 {
+        self.searcher.as_ref().map_or(0, |s| s.hashfull())
     }
 
     /// The rule for the board and every search from now on.
@@ -328,6 +371,9 @@ impl Engine {
         if b.is_full() {
             return Err("board is full: the game is a draw".into());
         }
+        if let Some(why) = self.analysis.limit_reached(b) {
+            return Err(format!("game is over: {why}"));
+        }
         Ok(())
     }
 
@@ -365,8 +411,10 @@ impl Engine {
         time::plan(limits, empty)
     }
 
-    /// The search request for `limits` on `board`, under its plan.
+    /// The search request for `limits` on `board`, under its plan and the
+    /// analysis controls.
     fn request(
+        &self,
         board: &Board,
         limits: &Limits,
         multipv: usize,
@@ -379,6 +427,9 @@ impl Engine {
             max_nodes: limits.max_nodes,
             stop: stop.clone(),
             multipv: multipv.max(1),
+            excluded: self.analysis.excluded_on(board),
+            start_depth: self.analysis.start_depth,
+            moves_left: self.analysis.moves_left(board),
         }
     }
 
@@ -394,13 +445,18 @@ impl Engine {
         on: &mut OnReport,
     ) -> Option<SearchResult> {
         self.prepare();
+        let req = self.request(board, limits, multipv, stop);
         let searcher = self.searcher.as_mut()?;
-        let req = Engine::request(board, limits, multipv, stop);
         let mut copy = board.clone();
         let result = catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(&mut copy, &req, &mut |info: &SearchInfo| {
-                on(Report::Iteration(info))
-            })
+            // Both callbacks report to `on`, one at a time.
+            let on = std::cell::RefCell::new(on);
+            searcher.search_observed(
+                &mut copy,
+                &req,
+                &mut |info: &SearchInfo| (on.borrow_mut())(Report::Iteration(info)),
+                &mut |ev: RootEvent| (on.borrow_mut())(Report::Root(ev)),
+            )
         }));
         match result {
             Ok(r) => Some(r),
@@ -440,6 +496,9 @@ impl Engine {
         if let Some((c, p)) = finished(board) {
             let (x, y) = board.xy(p);
             return Err(format!("game is over: {c:?} has five at {x},{y}"));
+        }
+        if let Some(why) = self.analysis.limit_reached(board) {
+            return Err(format!("game is over: {why}"));
         }
         let result = self.think(board, limits, 1, stop, on);
         let chosen = choose(board, result.as_ref()).ok_or("no legal move left")?;
@@ -489,6 +548,9 @@ impl Engine {
         if board.is_full() {
             return Err("board is full: the game is a draw".into());
         }
+        if let Some(why) = self.analysis.limit_reached(&board) {
+            return Err(format!("game is over: {why}"));
+        }
         let n = n.max(1).min(board.empty_cells().count());
         let result = self.think(&board, limits, n, stop, on);
         let mut ranked: Vec<(Pos, Score)> = result
@@ -505,6 +567,41 @@ impl Engine {
             }
         }
         Ok(ranked)
+    }
+
+    /// The moves that keep the opponent from a forced win on the engine's
+    /// board (YXSEARCHDEFEND), best first, each with its search score (the
+    /// list is empty when every move loses), and the move the search ranks
+    /// first whatever it is. Every root move is searched to an exact score
+    /// within `limits` (those the opponent's VCF refutes never reach the
+    /// list); a move is kept when its score is not a loss and the threat
+    /// solver finds no VCF or VCT for the opponent after it. The board is
+    /// not changed.
+    pub fn defend(
+        &mut self,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Result<Defence, String> {
+        let board = self.board.clone().ok_or(NO_BOARD)?;
+        let ranked = self.analyse(board.cell_count(), limits, stop, on)?;
+        let best = ranked[0];
+        let nodes = params::UNLIMITED_VCT_NODES();
+        let Some(searcher) = self.searcher.as_mut() else {
+            return Ok(Defence {
+                moves: Vec::new(),
+                best,
+            });
+        };
+        let defences = ranked
+            .into_iter()
+            .filter(|&(_, s)| !(s < 0 && crate::brain::types::is_mate_score(s)))
+            .filter(|&(p, _)| searcher.forced_win_after(&board, p, nodes, stop).is_none())
+            .collect();
+        Ok(Defence {
+            moves: defences,
+            best,
+        })
     }
 
     /// Limits for one of `parts` short searches sharing this turn's budget
@@ -524,6 +621,7 @@ impl Engine {
             time_left_ms: None,
             max_depth: limits.max_depth,
             max_nodes: limits.max_nodes,
+            increment_ms: None,
             start: Instant::now(),
         }
     }

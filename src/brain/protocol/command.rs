@@ -1,6 +1,7 @@
 //! Protocol input: one manager line → a typed `Command` (or a typed
 //! `ParseError`), and the small state machine (`Parser`) that assembles the
-//! multi-line commands `BOARD`/`YXBOARD … DONE` and `SWAP2BOARD … DONE`.
+//! multi-line commands `BOARD`/`YXBOARD … DONE`, `SWAP2BOARD … DONE` and
+//! `YXBLOCK`/`YXBLOCKUNDO … DONE`.
 //!
 //! Nothing here touches a board: coordinates stay as the manager sent them
 //! (signed, possibly out of range); the session checks them against the board.
@@ -47,6 +48,16 @@ pub enum Info {
     Pondering(i64),
     CautionFactor(i64),
     Strength(i64),
+    /// Yixin-Board's live view: 0 none, 1 realtime, 2 detail, 3 both.
+    ShowDetail(i64),
+    /// The game ends after this many stones (0 or less: no limit).
+    MaxMoves(i64),
+    /// How a game at the move limit ends: 0 draw, 1 Black wins, 2 White wins.
+    DrawResult(i64),
+    /// Fischer increment in ms.
+    TimeIncrement(i64),
+    /// The first search depth.
+    StartDepth(i64),
     /// A key we do not know: ignored, as the protocol asks.
     Unknown(String),
 }
@@ -76,6 +87,18 @@ pub enum Command {
     ShowForbid,
     HashClear,
     ShowInfo,
+    /// `YXBLOCK … DONE` (`undo`: `YXBLOCKUNDO … DONE`): root moves to leave
+    /// out of every search, or to take back into it.
+    Block {
+        undo: bool,
+        moves: Vec<(i64, i64)>,
+    },
+    /// `YXBLOCKRESET`: leave no move out.
+    BlockReset,
+    /// `YXSEARCHDEFEND`: the moves that keep the opponent from a forced win.
+    SearchDefend,
+    /// `YXSHOWHASHUSAGE`.
+    ShowHashUsage,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,7 +164,7 @@ impl fmt::Display for ParseError {
             ParseError::Swap2Count(n) => {
                 write!(f, "SWAP2BOARD: {n} stones given, expected 0, 3 or 5")
             }
-            ParseError::StrayDone => f.write_str("DONE without BOARD"),
+            ParseError::StrayDone => f.write_str("DONE without BOARD or YXBLOCK"),
             ParseError::TooLong(n) => write!(f, "line too long ({n} bytes); ignored"),
             ParseError::NotUtf8 => f.write_str("line is not valid UTF-8; ignored"),
         }
@@ -239,13 +262,19 @@ fn parse_info(rest: &str) -> Result<Command, ParseError> {
         "pondering" => Info::Pondering(num(value)?),
         "caution_factor" => Info::CautionFactor(num(value)?),
         "strength" => Info::Strength(num(value)?),
+        "show_detail" => Info::ShowDetail(num(value)?),
+        "max_moves" => Info::MaxMoves(num(value)?),
+        "draw_result" => Info::DrawResult(num(value)?),
+        "time_increment" => Info::TimeIncrement(num(value)?),
+        "start_depth" => Info::StartDepth(num(value)?),
         _ => Info::Unknown(key.to_string()),
     };
     Ok(Command::Info(info))
 }
 
-/// Parse one single-line command. `BOARD`, `YXBOARD` and `SWAP2BOARD` come
-/// back with no stones: the `Parser` collects their lines.
+/// Parse one single-line command. `BOARD`, `YXBOARD`, `SWAP2BOARD`,
+/// `YXBLOCK` and `YXBLOCKUNDO` come back with no stones: the `Parser`
+/// collects their lines.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
     let line = line.trim();
     let (word, rest) = match line.split_once(char::is_whitespace) {
@@ -313,6 +342,21 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "YXSHOWFORBID" => Ok(Command::ShowForbid),
         "YXHASHCLEAR" => Ok(Command::HashClear),
         "YXSHOWINFO" => Ok(Command::ShowInfo),
+        "YXBLOCK" | "YXBLOCKUNDO" => {
+            let undo = upper == "YXBLOCKUNDO";
+            let name = if undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
+            no_args(
+                name,
+                rest,
+                Command::Block {
+                    undo,
+                    moves: Vec::new(),
+                },
+            )
+        }
+        "YXBLOCKRESET" => no_args("YXBLOCKRESET", rest, Command::BlockReset),
+        "YXSEARCHDEFEND" => no_args("YXSEARCHDEFEND", rest, Command::SearchDefend),
+        "YXSHOWHASHUSAGE" => no_args("YXSHOWHASHUSAGE", rest, Command::ShowHashUsage),
         _ => Err(ParseError::UnknownCommand(word.to_string())),
     }
 }
@@ -330,12 +374,17 @@ enum State {
         stones: Vec<(i64, i64)>,
         error: Option<ParseError>,
     },
+    Block {
+        undo: bool,
+        moves: Vec<(i64, i64)>,
+        error: Option<ParseError>,
+    },
 }
 
 /// Line-by-line assembler: feed it every non-empty input line; it answers
 /// with the complete commands (or errors) that line finished.
 ///
-/// Inside BOARD/SWAP2BOARD a line that begins with a letter (other than
+/// Inside BOARD/SWAP2BOARD/YXBLOCK a line that begins with a letter (other than
 /// DONE) means the manager gave up on the list: the collection is dropped
 /// with a `CutShort` error and the line is parsed as a command of its own. A
 /// malformed stone line poisons the collection, which then ends at DONE with
@@ -356,7 +405,7 @@ impl Parser {
         Parser { state: State::Idle }
     }
 
-    /// True while a BOARD or SWAP2BOARD list is being collected.
+    /// True while a BOARD, SWAP2BOARD or YXBLOCK list is being collected.
     pub fn collecting(&self) -> bool {
         !matches!(self.state, State::Idle)
     }
@@ -381,6 +430,14 @@ impl Parser {
                 Ok(Command::Swap2Board(_)) => {
                     self.state = State::Swap2 {
                         stones: Vec::new(),
+                        error: None,
+                    };
+                    Vec::new()
+                }
+                Ok(Command::Block { undo, .. }) => {
+                    self.state = State::Block {
+                        undo,
+                        moves: Vec::new(),
                         error: None,
                     };
                     Vec::new()
@@ -448,6 +505,37 @@ impl Parser {
                         match coord(C, line) {
                             Ok(p) => stones.push(p),
                             Err(_) => *error = Some(ParseError::BadStone(C, line.to_string())),
+                        }
+                    }
+                }
+                Vec::new()
+            }
+            State::Block { undo, moves, error } => {
+                let name = if *undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
+                if is_done {
+                    let out = match error.take() {
+                        Some(e) => Err(e),
+                        None => Ok(Command::Block {
+                            undo: *undo,
+                            moves: std::mem::take(moves),
+                        }),
+                    };
+                    self.state = State::Idle;
+                    return vec![out];
+                }
+                if starts_word {
+                    self.state = State::Idle;
+                    let mut out = vec![Err(ParseError::CutShort(name))];
+                    out.extend(self.feed(line));
+                    return out;
+                }
+                if error.is_none() {
+                    if moves.len() >= MAX_BOARD_LINES {
+                        *error = Some(ParseError::TooManyStones(name));
+                    } else {
+                        match coord(name, line) {
+                            Ok(p) => moves.push(p),
+                            Err(_) => *error = Some(ParseError::BadStone(name, line.to_string())),
                         }
                     }
                 }
@@ -569,6 +657,62 @@ mod tests {
         let out = p.feed("DONE");
         assert!(matches!(out[..], [Err(ParseError::BadStone(..))]));
         assert_eq!(p.feed("DONE"), vec![Err(ParseError::StrayDone)]);
+    }
+
+    #[test]
+    fn block_lists_are_collected_until_done() {
+        let mut p = Parser::new();
+        assert!(p.feed("YXBLOCK").is_empty());
+        assert!(p.collecting());
+        p.feed("3,4");
+        p.feed(" 5 , 6 ");
+        assert_eq!(
+            p.feed("DONE"),
+            vec![Ok(Command::Block {
+                undo: false,
+                moves: vec![(3, 4), (5, 6)]
+            })]
+        );
+        p.feed("yxblockundo");
+        p.feed("3,4");
+        assert_eq!(
+            p.feed("done"),
+            vec![Ok(Command::Block {
+                undo: true,
+                moves: vec![(3, 4)]
+            })]
+        );
+        // A bad line poisons the list; a command cuts it short.
+        p.feed("YXBLOCK");
+        p.feed("3,x");
+        p.feed("4,4");
+        assert!(matches!(
+            p.feed("DONE")[..],
+            [Err(ParseError::BadStone(..))]
+        ));
+        p.feed("YXBLOCK");
+        p.feed("1,1");
+        assert_eq!(
+            p.feed("YXBLOCKRESET"),
+            vec![
+                Err(ParseError::CutShort("YXBLOCK")),
+                Ok(Command::BlockReset)
+            ]
+        );
+        assert!(matches!(
+            parse("YXBLOCK 3,4"),
+            Err(ParseError::Trailing(..))
+        ));
+        assert_eq!(parse("YXSEARCHDEFEND"), Ok(Command::SearchDefend));
+        assert_eq!(parse("yxshowhashusage"), Ok(Command::ShowHashUsage));
+        assert_eq!(
+            parse("INFO show_detail 3"),
+            Ok(Command::Info(Info::ShowDetail(3)))
+        );
+        assert_eq!(
+            parse("INFO time_increment 500"),
+            Ok(Command::Info(Info::TimeIncrement(500)))
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod command;
 pub mod io;
+pub mod realtime;
 pub mod response;
 pub mod session;
 

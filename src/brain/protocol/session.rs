@@ -3,9 +3,10 @@
 //! what the manager said with INFO (`Settings`) and hands the engine what
 //! it needs of it: rule, memory, threads, pondering, and each move's
 //! `Limits`. Decoding a BOARD's stones (`own_color`) and the MESSAGE line of
-//! an iteration (`info_text`) are protocol matters and live here; the
-//! position, the searcher, pondering, SWAP2 and the legality guard are the
-//! engine's.
+//! an iteration (`info_text`) are protocol matters and live here, as is
+//! what `INFO show_detail` shows of a search (`realtime`); the position,
+//! the searcher, pondering, SWAP2, the analysis controls (YXBLOCK, the move
+//! limit, the first depth) and the legality guard are the engine's.
 //!
 //! With pondering on (`INFO pondering 1`, or `INFO game_type 0` unless
 //! pondering was set to 0) the engine thinks after each answer; every
@@ -22,8 +23,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::command::{BoardStone, Command, Field, Info};
+use super::realtime::{Realtime, ShowDetail};
 use super::response::Response;
-use crate::brain::engine::{swap2, Engine, EngineOptions, Limits, Report, SearchInfo};
+use crate::brain::engine::{swap2, DrawResult, Engine, EngineOptions, Limits, Report, SearchInfo};
 use crate::brain::game::board::EMPTY;
 use crate::brain::game::pattern;
 use crate::brain::game::rules::{finished, forbidden_points};
@@ -52,8 +54,26 @@ pub struct Settings {
     pub max_nodes: Option<u64>,
     /// `INFO pondering` (None: not given, then game_type 0 decides).
     pub pondering: Option<bool>,
-    pub caution_factor: i64,
+    /// `INFO caution_factor` 0–5 (see `CAUTION_RANGES`); stored and shown,
+    /// the candidate range itself is fixed.
+    pub caution_factor: Option<i64>,
+    /// `INFO show_detail`.
+    pub show_detail: ShowDetail,
+    /// `INFO time_increment` in ms (None: no increment).
+    pub increment_ms: Option<u64>,
 }
+
+/// The candidate ranges `INFO caution_factor` 0–5 stand for (Yixin-Board's
+/// scale, as Rapfi reads it). Sente searches the first one, whatever the
+/// factor: every empty cell within two of a stone, lines included.
+pub const CAUTION_RANGES: [&str; 6] = [
+    "square of radius 2",
+    "square of radius 2 and lines to 3",
+    "square of radius 3",
+    "square of radius 3 and lines to 4",
+    "square of radius 4",
+    "the whole board",
+];
 
 impl Settings {
     /// Think on the opponent's time? When asked (`INFO pondering 1`), or
@@ -71,6 +91,7 @@ impl Settings {
             time_left_ms: self.time_left,
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
+            increment_ms: self.increment_ms,
             start,
         }
     }
@@ -122,6 +143,8 @@ fn keeps_ponder(cmd: &Command) -> bool {
                     | Info::Evaluate(..)
                     | Info::CautionFactor(_)
                     | Info::Strength(_)
+                    | Info::ShowDetail(_)
+                    | Info::TimeIncrement(_)
                     | Info::Unknown(_)
             ) || matches!(i, Info::Pondering(v) if *v != 0)
         }
@@ -143,11 +166,34 @@ fn err(s: impl Into<String>) -> Response {
 
 const NO_BOARD: &str = "no board: send START first";
 
-/// The engine's reports as MESSAGE lines; iterations are shown on `view`
-/// (the board searched: coordinates are the protocol's).
-fn report_to<'a>(view: &'a Board, out: Out<'a>) -> impl FnMut(Report) + 'a {
+/// The engine's reports as MESSAGE lines, as much of them as `show`
+/// asks for; iterations are shown on `view` (the board searched:
+/// coordinates are the protocol's), realtime lines timed from `start`.
+fn report_to<'a>(
+    view: &'a Board,
+    out: Out<'a>,
+    show: ShowDetail,
+    start: Instant,
+) -> impl FnMut(Report) + 'a {
+    let mut rt = Realtime::new(start);
     move |r: Report| match r {
-        Report::Iteration(info) => out(Response::Message(info_text(view, info))),
+        Report::Iteration(info) => {
+            if show.detail {
+                out(Response::Message(info_text(view, info)));
+            }
+            if show.realtime {
+                for line in rt.iteration_lines(view, info) {
+                    out(Response::Message(line));
+                }
+            }
+        }
+        Report::Root(ev) => {
+            if show.realtime {
+                if let Some(line) = rt.root_line(view, ev, Instant::now()) {
+                    out(Response::Message(line));
+                }
+            }
+        }
         Report::Note(text) => out(Response::Message(text)),
     }
 }
@@ -215,7 +261,7 @@ impl Session {
                 Err(e) => out(err(e)),
             },
             Command::Board { analysis, stones } => self.set_board(analysis, &stones, ctx, out),
-            Command::Info(info) => self.info(info),
+            Command::Info(info) => self.info(info, out),
             Command::End | Command::Stop => {}
             Command::About => out(Response::About {
                 name: ENGINE_NAME.into(),
@@ -241,6 +287,21 @@ impl Session {
                 }
             },
             Command::HashClear => self.engine.clear(),
+            Command::Block { undo, moves } => self.block(undo, &moves, out),
+            Command::BlockReset => {
+                let mut a = self.engine.analysis().clone();
+                a.excluded.clear();
+                self.engine.set_analysis(a);
+            }
+            Command::SearchDefend => self.search_defend(ctx, out),
+            Command::ShowHashUsage => {
+                let permill = self.engine.hash_usage();
+                out(Response::Message(format!(
+                    "Transposition table full: {}.{}%",
+                    permill / 10,
+                    permill % 10
+                )))
+            }
             Command::ShowInfo => {
                 let s = &self.settings;
                 out(Response::Message(format!(
@@ -265,6 +326,14 @@ impl Session {
                     "INFO rule {} timeout_turn {:?} timeout_match {:?} time_left {:?} max_memory {} max_depth {:?} max_node {:?}",
                     s.rules, s.timeout_turn, s.timeout_match, s.time_left, s.max_memory, s.max_depth, s.max_nodes
                 )));
+                let a = self.engine.analysis();
+                let caution = s.caution_factor.map_or("not set (0 searched)".into(), |c| {
+                    format!("{c} ({}; 0 searched)", CAUTION_RANGES[c as usize])
+                });
+                out(Response::Message(format!(
+                    "INFO show_detail {} time_increment {:?} start_depth {:?} max_moves {:?} draw_result {:?} blocked {} caution_factor {caution}",
+                    s.show_detail.code(), s.increment_ms, a.start_depth, a.max_moves, a.draw_result, a.excluded.len()
+                )));
             }
         }
     }
@@ -276,8 +345,9 @@ impl Session {
         }
     }
 
-    fn info(&mut self, info: Info) {
+    fn info(&mut self, info: Info, out: Out) {
         let s = &mut self.settings;
+        let mut analysis = self.engine.analysis().clone();
         let nonneg = |v: i64| u64::try_from(v).ok();
         match info {
             // A negative time makes no sense: keep what we had.
@@ -310,11 +380,100 @@ impl Session {
             Info::MaxDepth(v) => s.max_depth = u32::try_from(v).ok().filter(|&d| d > 0),
             Info::MaxNode(v) => s.max_nodes = nonneg(v).filter(|&n| n > 0),
             Info::Pondering(v) => s.pondering = Some(v != 0),
-            Info::CautionFactor(v) => s.caution_factor = v,
+            Info::CautionFactor(v) if (0..CAUTION_RANGES.len() as i64).contains(&v) => {
+                s.caution_factor = Some(v)
+            }
+            Info::CautionFactor(v) => out(err(format!(
+                "INFO caution_factor {v}: expected 0 to {}",
+                CAUTION_RANGES.len() - 1
+            ))),
+            Info::ShowDetail(v) => match ShowDetail::from_code(v) {
+                Some(d) => s.show_detail = d,
+                None => out(err(format!("INFO show_detail {v}: expected 0 to 3"))),
+            },
+            Info::TimeIncrement(v) if v < 0 => out(err(format!(
+                "INFO time_increment {v}: must not be negative"
+            ))),
+            Info::TimeIncrement(v) => s.increment_ms = nonneg(v).filter(|&v| v > 0),
+            // 0 or less: no limit (Yixin-Board's convention).
+            Info::MaxMoves(v) => analysis.max_moves = usize::try_from(v).ok().filter(|&m| m > 0),
+            Info::DrawResult(v) => match DrawResult::from_code(v) {
+                Some(d) => analysis.draw_result = d,
+                None => out(err(format!("INFO draw_result {v}: expected 0, 1 or 2"))),
+            },
+            Info::StartDepth(v) => {
+                analysis.start_depth = u32::try_from(v).ok().filter(|&d| d > 1);
+            }
             // Accepted for managers that send it; Sente has one strength.
             Info::Strength(v) => log::debug!("INFO strength {v}: ignored"),
             Info::Unknown(k) => log::debug!("INFO {k}: unknown key ignored"),
         }
+        self.engine.set_analysis(analysis);
+    }
+
+    /// YXBLOCK / YXBLOCKUNDO: add the moves to, or take them from, the
+    /// moves every search leaves out. A move off the board is an error and
+    /// changes nothing; nothing is answered otherwise.
+    fn block(&mut self, undo: bool, moves: &[(i64, i64)], out: Out) {
+        let name = if undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
+        let Some(b) = self.engine.board() else {
+            return out(err(NO_BOARD));
+        };
+        let mut cells = Vec::with_capacity(moves.len());
+        for &(x, y) in moves {
+            match b.pos(x, y) {
+                Some(_) => cells.push((x as usize, y as usize)),
+                None => return out(err(format!("{name}: {x},{y} is outside the board"))),
+            }
+        }
+        let mut a = self.engine.analysis().clone();
+        for c in cells {
+            if undo {
+                a.excluded.retain(|&e| e != c);
+            } else if !a.excluded.contains(&c) {
+                a.excluded.push(c);
+            }
+        }
+        self.engine.set_analysis(a);
+    }
+
+    /// YXSEARCHDEFEND: each move that keeps the opponent from a forced win
+    /// as a MESSAGE line (`defend i x,y ev S`, best first), then the best of
+    /// them as the answer; when every move loses, a MESSAGE says so and the
+    /// search's choice is the answer. The board is not changed.
+    fn search_defend(&mut self, ctx: &Ctx, out: Out) {
+        let Some(view) = self.engine.board().cloned() else {
+            return out(err(NO_BOARD));
+        };
+        let limits = self.settings.limits(ctx.received);
+        let show = self.settings.show_detail;
+        let found = {
+            let mut report = report_to(&view, out, show, ctx.received);
+            self.engine.defend(&limits, &ctx.stop, &mut report)
+        };
+        let (defences, best) = match found {
+            Ok(f) => (f.moves, f.best),
+            Err(e) => return out(err(e)),
+        };
+        for (i, &(p, s)) in defences.iter().enumerate() {
+            let (x, y) = view.xy(p);
+            out(Response::Message(format!(
+                "defend {} {x},{y} ev {}",
+                i + 1,
+                score_text(s)
+            )));
+        }
+        let answer = match defences.first() {
+            Some(&(p, _)) => p,
+            None => {
+                out(Response::Message(
+                    "defend none: every move loses to a forced win".into(),
+                ));
+                best.0
+            }
+        };
+        let (x, y) = view.xy(answer);
+        out(Response::Move(x, y))
     }
 
     /// Search, play our move on the board and answer it.
@@ -324,7 +483,7 @@ impl Session {
         };
         let limits = self.settings.limits(ctx.received);
         let chosen = {
-            let mut report = report_to(&view, out);
+            let mut report = report_to(&view, out, self.settings.show_detail, ctx.received);
             self.engine.go(&limits, &ctx.stop, &mut report)
         };
         match chosen {
@@ -396,6 +555,9 @@ impl Session {
                 "BOARD: game is over: {c:?} has five at {x},{y}"
             )));
         }
+        if let Some(why) = self.engine.analysis().limit_reached(&b) {
+            return out(err(format!("BOARD: game is over: {why}")));
+        }
         self.engine.set_board(b);
         self.answer_move(ctx, out)
     }
@@ -406,7 +568,7 @@ impl Session {
         };
         let limits = self.settings.limits(ctx.received);
         let decision = {
-            let mut report = report_to(&view, out);
+            let mut report = report_to(&view, out, self.settings.show_detail, ctx.received);
             self.engine.swap2(stones, &limits, &ctx.stop, &mut report)
         };
         match decision {
@@ -439,7 +601,7 @@ impl Session {
         }
         let limits = self.settings.limits(ctx.received);
         let ranked = {
-            let mut report = report_to(&view, out);
+            let mut report = report_to(&view, out, self.settings.show_detail, ctx.received);
             self.engine
                 .analyse(n as usize, &limits, &ctx.stop, &mut report)
         };
@@ -968,6 +1130,52 @@ mod tests {
         assert_eq!(s.engine().memory_budget(), 80 << 20);
         s.handle_vec(parse("INFO max_memory 0").unwrap());
         assert_eq!(s.engine().memory_budget(), DEFAULT_MEMORY);
+    }
+
+    /// Bad analysis input is an ERROR and changes nothing; good input
+    /// reaches the engine's analysis controls.
+    #[test]
+    fn analysis_controls_reach_the_engine_and_bad_values_change_nothing() {
+        let mut s = small();
+        assert!(run(&mut s, "INFO max_moves 40").is_empty());
+        assert!(run(&mut s, "INFO start_depth 5").is_empty());
+        assert!(run(&mut s, "INFO draw_result 2").is_empty());
+        let before = s.engine().analysis().clone();
+        assert_eq!(before.max_moves, Some(40));
+        assert_eq!(before.start_depth, Some(5));
+        for bad in [
+            "INFO draw_result 5",
+            "INFO show_detail -1",
+            "INFO caution_factor 7",
+        ] {
+            assert!(run(&mut s, bad)[0].starts_with("ERROR"), "{bad}");
+        }
+        assert_eq!(s.engine().analysis(), &before);
+        assert_eq!(s.settings().show_detail, ShowDetail::default());
+        assert_eq!(s.settings().caution_factor, None);
+        // YXBLOCK needs a board, and takes all its moves or none.
+        let block = |moves: Vec<(i64, i64)>| Command::Block { undo: false, moves };
+        assert!(matches!(
+            s.handle_vec(block(vec![(1, 1)]))[..],
+            [Response::Error(_)]
+        ));
+        run(&mut s, "START 15");
+        assert!(matches!(
+            s.handle_vec(block(vec![(1, 1), (15, 1)]))[..],
+            [Response::Error(_)]
+        ));
+        assert!(s.engine().analysis().excluded.is_empty());
+        assert!(s.handle_vec(block(vec![(1, 1), (2, 2), (1, 1)])).is_empty());
+        assert_eq!(s.engine().analysis().excluded, vec![(1, 1), (2, 2)]);
+        s.handle_vec(Command::Block {
+            undo: true,
+            moves: vec![(1, 1)],
+        });
+        assert_eq!(s.engine().analysis().excluded, vec![(2, 2)]);
+        run(&mut s, "YXBLOCKRESET");
+        assert!(s.engine().analysis().excluded.is_empty());
+        run(&mut s, "INFO max_moves 0");
+        assert_eq!(s.engine().analysis().max_moves, None);
     }
 
     #[test]

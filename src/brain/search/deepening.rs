@@ -1,7 +1,10 @@
 //! Iterative deepening over the root moves: one aspiration-window
 //! iteration per depth (`iteration`), Lazy SMP helpers searching beside the
 //! main thread, the time plan deciding after each iteration whether to go
-//! on, a stopped iteration's beater adopted, and the PV completed.
+//! on, a stopped iteration's beater adopted, and the PV completed. It
+//! starts at the request's `start_depth` (INFO start_depth) and goes no
+//! deeper than the moves left before the board or the move limit ends the
+//! game.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -10,7 +13,7 @@ use super::iteration::{adopt_beater, aspiration, RootMove};
 use super::ordering::MAX_PLY;
 use super::smp::{HelperJob, HelperState};
 use super::tt::{Bound, Tt};
-use super::{SearchInfo, SearchRequest};
+use super::{RootEvent, SearchInfo, SearchRequest};
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::{is_mate_score, Score, MATE, ONE_PLY};
 
@@ -35,6 +38,7 @@ pub(super) struct Deepened {
 /// searching beside the main thread until it is done.
 pub(super) struct Deepening<'a> {
     pub(super) req: &'a SearchRequest,
+    /// Moves left before the game ends (empty cells, or the move limit).
     pub(super) empty: usize,
     pub(super) helpers: &'a mut Vec<HelperState>,
     pub(super) helper_starts: &'a std::sync::atomic::AtomicUsize,
@@ -47,6 +51,7 @@ impl Deepening<'_> {
         tree: &mut Tree,
         moves: &[Pos],
         on_info: &mut dyn FnMut(&SearchInfo),
+        on_root: &mut dyn FnMut(RootEvent),
     ) -> Deepened {
         let req = self.req;
         let plan = req.plan;
@@ -69,7 +74,12 @@ impl Deepening<'_> {
             .map(|d| d.max(1) as i32)
             .unwrap_or(MAX_DEPTH)
             .min(MAX_DEPTH)
-            .min(self.empty as i32);
+            .min(self.empty as i32)
+            .max(1);
+        let first_depth = req
+            .start_depth
+            .map_or(1, |d| d.max(1) as i32)
+            .min(max_depth);
         // Lazy SMP: helpers search the same root moves with the shared
         // table until the main thread is done; only the main thread's
         // result is played (so one thread gives exactly the old search).
@@ -107,9 +117,10 @@ impl Deepening<'_> {
                 }
             }
             let mut iter_start = tree.elapsed_ms();
-            for depth in 1..=max_depth {
+            for depth in first_depth..=max_depth {
                 tree.root_beater = None;
-                let score = aspiration(tree, &mut rms, depth, best_score, multipv);
+                let prev = (depth > first_depth).then_some(best_score);
+                let score = aspiration(tree, &mut rms, depth, prev, multipv, on_root);
                 let Some(score) = score else {
                     // Stopped: a move that already beat the first one
                     // searched at this depth is played instead.

@@ -3,11 +3,14 @@
 //! root move list (`RootMove`), the aspiration window around the previous
 //! score (`aspiration`, `widen`), the pass over the root moves
 //! (`root_iteration`, late root moves reduced by `root_reduction`), and a
-//! stopped iteration's beater (`adopt_beater`).
+//! stopped iteration's beater (`adopt_beater`). The pass tells a watcher
+//! which root move it enters and leaves and what it found (`RootEvent`,
+//! for a GUI's live view); the helpers pass one that ignores it.
 
 use super::alphabeta::{self, Tree};
 use super::ordering;
 use super::params;
+use super::{RootEvent, RootEventKind};
 use crate::brain::game::Pos;
 use crate::brain::types::{is_mate_score, Depth, Score, INFINITE, ONE_PLY};
 
@@ -50,23 +53,28 @@ pub(super) fn adopt_beater(
 }
 
 /// One iteration at `depth` with an aspiration window around the previous
-/// score, widened on failure. None when the search was stopped.
+/// score (`prev`; None: no previous iteration, an open window), widened on
+/// failure. None when the search was stopped. `watch` hears of each root
+/// move entered and left (`RootEvent`).
 pub(super) fn aspiration(
     tree: &mut Tree,
     rms: &mut [RootMove],
     depth: i32,
-    prev: Score,
+    prev: Option<Score>,
     multipv: usize,
+    watch: &mut dyn FnMut(RootEvent),
 ) -> Option<Score> {
     let mut delta = params::ASPIRATION();
-    let (mut alpha, mut beta) =
-        if depth >= params::ASPIRATION_MIN_DEPTH() && multipv == 1 && !is_mate_score(prev) {
+    let (mut alpha, mut beta) = match prev {
+        Some(prev)
+            if depth >= params::ASPIRATION_MIN_DEPTH() && multipv == 1 && !is_mate_score(prev) =>
+        {
             (prev - delta, prev + delta)
-        } else {
-            (-INFINITE, INFINITE)
-        };
+        }
+        _ => (-INFINITE, INFINITE),
+    };
     loop {
-        let s = root_iteration(tree, rms, depth, alpha, beta, multipv)?;
+        let s = root_iteration(tree, rms, depth, alpha, beta, multipv, watch)?;
         match widen(alpha, beta, s, delta) {
             Some(w) => (alpha, beta, delta) = w,
             None => return Some(s),
@@ -117,6 +125,9 @@ pub(super) fn root_reduction(depth: i32, i: usize, tactical: bool) -> Depth {
 /// One pass over the root moves at `depth` within (alpha, beta). Returns the
 /// best score, or None when the search was stopped. Leaves the root moves
 /// sorted best first; with `multipv` > 1 every move gets an exact score.
+/// `watch` hears, for each root move, that it is entered, then left (also
+/// when the search stops in it), then (if so) that it is proven lost or the
+/// new best.
 pub(super) fn root_iteration(
     tree: &mut Tree,
     rms: &mut [RootMove],
@@ -124,7 +135,13 @@ pub(super) fn root_iteration(
     alpha: Score,
     beta: Score,
     multipv: usize,
+    watch: &mut dyn FnMut(RootEvent),
 ) -> Option<Score> {
+    let event = |kind, mv| RootEvent {
+        kind,
+        mv,
+        depth: depth as u32,
+    };
     let mut best = -INFINITE;
     let mut a = alpha;
     let mut searched = 0;
@@ -133,9 +150,17 @@ pub(super) fn root_iteration(
         let window_alpha = if multipv > 1 { alpha } else { a };
         // (`search_root_move` reduces only null-window searches.)
         let r = root_reduction(depth, i, ordering::is_tactical(&tree.pos, rm.mv));
+        watch(event(RootEventKind::Searching, rm.mv));
         let s = tree.search_root_move(rm.mv, depth * ONE_PLY, window_alpha, beta, full, r);
+        watch(event(RootEventKind::Done, rm.mv));
         if tree.aborted {
             return None;
+        }
+        // A mated score is an upper bound at worst: the move loses.
+        if s < 0 && is_mate_score(s) {
+            watch(event(RootEventKind::Lost, rm.mv));
+        } else if s > a || i == 0 {
+            watch(event(RootEventKind::Best, rm.mv));
         }
         searched = i + 1;
         rm.score = s;

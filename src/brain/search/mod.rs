@@ -57,8 +57,9 @@ use root::root_probe;
 pub use root::{threat_budget, ThreatBudget};
 
 /// One search job: a time plan (made by the engine's time manager,
-/// `time::plan`), the depth and node limits, the stop flag and how many best
-/// moves to rank.
+/// `time::plan`), the depth and node limits, the stop flag, how many best
+/// moves to rank, and the analysis controls (root moves to leave out, the
+/// first depth, a move limit).
 #[derive(Clone, Debug)]
 pub struct SearchRequest {
     /// Soft and hard limits, in ms from `start`.
@@ -74,6 +75,15 @@ pub struct SearchRequest {
     pub stop: Arc<AtomicBool>,
     /// Number of best moves wanted (YXNBEST); 1 for normal play.
     pub multipv: usize,
+    /// Root moves to leave out (YXBLOCK). A five, a single move or a
+    /// threat-solver win that is one of them is not played at once; if
+    /// every root move is left out, the list is searched as it is.
+    pub excluded: Vec<Pos>,
+    /// The first iteration's depth (INFO start_depth; None: 1).
+    pub start_depth: Option<u32>,
+    /// Moves left before the game ends by a move limit (INFO max_moves;
+    /// None: none): iterations go no deeper.
+    pub moves_left: Option<usize>,
 }
 
 impl SearchRequest {
@@ -91,6 +101,9 @@ impl SearchRequest {
             max_nodes,
             stop: Arc::new(AtomicBool::new(false)),
             multipv: 1,
+            excluded: Vec::new(),
+            start_depth: None,
+            moves_left: None,
         }
     }
 
@@ -102,6 +115,28 @@ impl SearchRequest {
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
+}
+
+/// What the main thread's root loop is doing with one root move, for a
+/// GUI's live view (`Searcher::search_observed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootEventKind {
+    /// About to search the move.
+    Searching,
+    /// Finished searching it.
+    Done,
+    /// It is proven lost (after `Done`).
+    Lost,
+    /// It is the best so far of this iteration (after `Done`).
+    Best,
+}
+
+/// One root move's event, at the iteration `depth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootEvent {
+    pub kind: RootEventKind,
+    pub mv: Pos,
+    pub depth: u32,
 }
 
 /// Progress report after each completed iteration.
@@ -320,6 +355,11 @@ impl Searcher {
         self.tt.bytes()
     }
 
+    /// Per mille of the table holding the last search's entries (sampled).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
     /// The net the next search's evaluator is built with: None under
     /// `EvalKind::Classic`, else `net` or the embedded one.
     pub fn eval_net(&self) -> Option<Arc<QuantNet>> {
@@ -327,6 +367,28 @@ impl Searcher {
             EvalKind::Classic => None,
             EvalKind::Net => Some(self.net.clone().unwrap_or_else(embedded_net)),
         }
+    }
+
+    /// The opponent's forced win (a VCF, else a VCT, within `nodes` solver
+    /// nodes each) after the side to move plays `mv` on `board`; None when
+    /// the solver finds none (YXSEARCHDEFEND's check of each defence).
+    pub fn forced_win_after(
+        &mut self,
+        board: &Board,
+        mv: Pos,
+        nodes: u64,
+        stop: &AtomicBool,
+    ) -> Option<Vec<Pos>> {
+        let mut b = board.clone();
+        let opp = b.to_move().opposite();
+        b.play(mv);
+        let found = |line: Option<Vec<Pos>>| line.filter(|l| !l.is_empty());
+        found(self.threat.vcf(&mut b, opp, nodes, stop)).or_else(|| {
+            found(
+                self.threat
+                    .vct(&mut b, opp, threat::MAX_THREATS, nodes, stop),
+            )
+        })
     }
 
     /// Search `board` (left as it was) for the side to move under `req`,
@@ -339,6 +401,18 @@ impl Searcher {
         board: &mut Board,
         req: &SearchRequest,
         on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.search_observed(board, req, on_info, &mut |_| {})
+    }
+
+    /// `search`, telling `on_root` of each root move the main thread
+    /// enters and leaves during iterative deepening (`RootEvent`).
+    pub fn search_observed(
+        &mut self,
+        board: &mut Board,
+        req: &SearchRequest,
+        on_info: &mut dyn FnMut(&SearchInfo),
+        on_root: &mut dyn FnMut(RootEvent),
     ) -> SearchResult {
         let empty = board.cell_count().saturating_sub(board.stone_count());
         let plan = req.plan;
@@ -396,9 +470,14 @@ impl Searcher {
             },
         );
         let mut moves = Vec::new();
-        if let Some((best, score, pv)) =
-            root_probe(&mut tree, &mut moves, req.multipv.max(1), budget, stop)
-        {
+        if let Some((best, score, pv)) = root_probe(
+            &mut tree,
+            &mut moves,
+            req.multipv.max(1),
+            budget,
+            stop,
+            &req.excluded,
+        ) {
             let nodes = tree.nodes + tree.vcf_nodes;
             let info = SearchInfo {
                 depth: 1,
@@ -425,12 +504,12 @@ impl Searcher {
         }
         let deepening = Deepening {
             req,
-            empty,
+            empty: req.moves_left.map_or(empty, |m| m.min(empty)),
             helpers: &mut self.helpers,
             helper_starts: &self.helper_starts,
             helpers_live: &self.helpers_live,
         };
-        let out = deepening.run(&mut tree, &moves, on_info);
+        let out = deepening.run(&mut tree, &moves, on_info, on_root);
         let seldepth = tree.seldepth;
         let (tt_probes, tt_hits) = (tree.tt_probes, tree.tt_hits);
         drop(tree);

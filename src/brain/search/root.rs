@@ -2,7 +2,9 @@
 //! a lost position, no near move, a single move; then the threat solver's
 //! VCF and VCT for the side to move (a win is played at once) and the
 //! opponent's VCF, after which only the root moves that defuse it stay.
-//! Also the node budgets the solver gets for one search.
+//! Root moves the caller leaves out (YXBLOCK) are dropped here, and no
+//! early answer plays one. Also the node budgets the solver gets for one
+//! search.
 
 use std::sync::atomic::AtomicBool;
 
@@ -82,16 +84,42 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
 /// one five if we may; the game's fallback otherwise), no near move (renju:
 /// every near point forbidden), a single move, or a win of the threat
 /// solver. Otherwise the opponent's VCF, if any, leaves only the moves that
-/// defuse it, and iterative deepening takes over.
+/// defuse it, and iterative deepening takes over. The `excluded` moves are
+/// left out of the list (unless that would empty it) and are never the
+/// early answer, except in a lost position.
 pub(super) fn root_probe(
     tree: &mut Tree,
     moves: &mut Vec<Pos>,
     multipv: usize,
     budget: ThreatBudget,
     stop: &AtomicBool,
+    excluded: &[Pos],
 ) -> Option<(Pos, Score, Vec<Pos>)> {
-    let gen = tree.generate(moves);
+    let mut gen = tree.generate(moves);
     let stm = tree.pos.stm();
+    if !excluded.is_empty() {
+        if let Gen::Win(p) = gen {
+            if excluded.contains(&p) {
+                // The five is left out: every other legal cell is a candidate.
+                moves.clear();
+                moves.extend(
+                    tree.pos
+                        .board
+                        .empty_cells()
+                        .filter(|&q| tree.pos.legal_for(q, stm)),
+                );
+                gen = Gen::Moves { forced: false };
+            }
+        }
+        let kept: Vec<Pos> = moves
+            .iter()
+            .copied()
+            .filter(|p| !excluded.contains(p))
+            .collect();
+        if !kept.is_empty() {
+            *moves = kept;
+        }
+    }
     match gen {
         Gen::Win(p) => Some((p, mate_in(1), vec![p])),
         Gen::Lost => {
@@ -111,18 +139,20 @@ pub(super) fn root_probe(
             let s = tree.pos.ev.evaluate(stm);
             Some((moves[0], s, vec![moves[0]]))
         }
-        Gen::Moves { .. } => root_threats(tree, moves, budget, stop),
+        Gen::Moves { .. } => root_threats(tree, moves, budget, stop, excluded),
     }
 }
 
 /// Threats at the root: our VCF, then our VCT, win at once; if the opponent
 /// has a VCF, keep only the moves after which it has none (all of them when
-/// none does). Returns the move to play when a win was found.
+/// none does). Returns the move to play when a win was found and its first
+/// move is not `excluded`.
 pub(super) fn root_threats(
     tree: &mut Tree,
     moves: &mut Vec<Pos>,
     budget: ThreatBudget,
     stop: &std::sync::atomic::AtomicBool,
+    excluded: &[Pos],
 ) -> Option<(Pos, Score, Vec<Pos>)> {
     let stm = tree.pos.stm();
     let opp = stm.opposite();
@@ -131,7 +161,8 @@ pub(super) fn root_threats(
         let first = line[0];
         (tree.pos.board.in_board(first)
             && tree.pos.board.is_empty(first)
-            && tree.pos.legal_for(first, stm))
+            && tree.pos.legal_for(first, stm)
+            && !excluded.contains(&first))
         .then(|| (first, mate_in(line.len()), line))
     };
     if budget.vcf > 0 {

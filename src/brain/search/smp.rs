@@ -98,14 +98,14 @@ impl HelperJob<'_> {
             order[1..].rotate_left((self.id - 1) % (n - 1));
         }
         let mut rms = RootMove::list(order);
-        let mut prev = 0;
+        let mut prev = Some(0);
         let mut reported = 0;
         let first = 1 + (self.id % 2) as i32 * params::HELPER_ODD_DEPTH_OFFSET();
         for depth in first..=self.max_depth {
-            let Some(s) = aspiration(&mut tree, &mut rms, depth, prev, 1) else {
+            let Some(s) = aspiration(&mut tree, &mut rms, depth, prev, 1, &mut |_| {}) else {
                 break;
             };
-            prev = s;
+            prev = Some(s);
             let n = tree.nodes + tree.vcf_nodes;
             self.nodes.fetch_add(n - reported, Ordering::Relaxed);
             reported = n;

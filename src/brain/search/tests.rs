@@ -522,7 +522,7 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     let stop = std::sync::atomic::AtomicBool::new(false);
     let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
     let mut rms = RootMove::list(vec![quiet, block]);
-    root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1).unwrap();
+    root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1, &mut |_| {}).unwrap();
     let (mv, score, pv) = tree
         .root_beater
         .clone()
@@ -533,7 +533,7 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     // Searched first, the block is beaten by nothing: no beater.
     tree.root_beater = None;
     let mut rms = RootMove::list(vec![block, quiet]);
-    root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1).unwrap();
+    root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1, &mut |_| {}).unwrap();
     assert!(tree.root_beater.is_none());
 
     // What the stopped search plays: the beater first, the others shifted.

@@ -42,6 +42,9 @@ pub struct Limits {
     pub max_depth: Option<u32>,
     /// `INFO max_node`.
     pub max_nodes: Option<u64>,
+    /// `INFO time_increment` in ms: what the clock gains after each move
+    /// (Fischer; None or 0: none).
+    pub increment_ms: Option<u64>,
     /// When the request arrived (the clock starts here, not when search starts).
     pub start: Instant,
 }
@@ -54,6 +57,7 @@ impl Default for Limits {
             time_left_ms: None,
             max_depth: None,
             max_nodes: None,
+            increment_ms: None,
             start: Instant::now(),
         }
     }
@@ -122,7 +126,9 @@ pub fn plan(limits: &Limits, empty_cells: usize) -> TimePlan {
     };
     if let Some(left) = left {
         let usable = left.saturating_sub(clock_margin(left));
-        let per_move = usable / moves_to_go(empty_cells);
+        // A Fischer increment comes back after every move: each move may
+        // spend it on top of its share (the hard cap below still holds).
+        let per_move = usable / moves_to_go(empty_cells) + limits.increment_ms.unwrap_or(0);
         let h = (usable / params::MAX_SPEND_DIVISOR())
             .min(per_move.saturating_mul(params::HARD_PER_MOVE_FACTOR()))
             .max(1);
@@ -199,6 +205,28 @@ mod tests {
             time_left_ms: left,
             ..Limits::default()
         }
+    }
+
+    /// A Fischer increment is spent on top of the clock's share, within
+    /// the same cap of a third of what is left.
+    #[test]
+    fn an_increment_adds_to_each_move() {
+        let base = limits(None, Some(60_000), Some(60_000));
+        let with = Limits {
+            increment_ms: Some(2_000),
+            ..base.clone()
+        };
+        let (a, b) = (plan(&base, 200), plan(&with, 200));
+        assert!(
+            b.soft_ms > a.soft_ms && b.hard_ms > a.hard_ms,
+            "{a:?} {b:?}"
+        );
+        let short = Limits {
+            time_left_ms: Some(3_000),
+            increment_ms: Some(60_000),
+            ..base
+        };
+        assert!(plan(&short, 200).hard_ms <= 1_000);
     }
 
     #[test]
