@@ -2,8 +2,10 @@
 //! commands and INFO keys), kept apart from the game: root moves to leave
 //! out (YXBLOCK), the first search depth (INFO start_depth), and a move
 //! limit with the result it gives (INFO max_moves, INFO draw_result).
-//! Each becomes part of every search request (`Engine::request`); the move
-//! limit also ends the game (`limit_reached`).
+//! Each becomes part of every search request (`Engine::request`). At the
+//! move limit the engine says so (`limit_reached`, a MESSAGE) and still
+//! answers with a move: a manager that plays on past it must never see a
+//! refusal, which it would forfeit.
 
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::Color;
@@ -60,10 +62,12 @@ impl Analysis {
             .collect()
     }
 
-    /// Moves left on `board` before the move limit (None: no limit).
+    /// Moves left on `board` before the move limit (None: no limit, or the
+    /// limit already reached: the game goes on, uncapped).
     pub fn moves_left(&self, board: &Board) -> Option<usize> {
         self.max_moves
-            .map(|m| m.saturating_sub(board.stone_count()))
+            .and_then(|m| m.checked_sub(board.stone_count()))
+            .filter(|&left| left > 0)
     }
 
     /// Why the game on `board` is over by the move limit, if it is.
@@ -95,6 +99,7 @@ mod tests {
         assert_eq!(a.moves_left(&b), Some(1));
         assert_eq!(a.limit_reached(&b), None);
         b.play(b.pos(8, 8).unwrap());
+        assert_eq!(a.moves_left(&b), None, "reached: no cap");
         assert_eq!(
             a.limit_reached(&b).as_deref(),
             Some("move limit 2 reached: the game is a draw")

@@ -371,9 +371,6 @@ impl Engine {
         if b.is_full() {
             return Err("board is full: the game is a draw".into());
         }
-        if let Some(why) = self.analysis.limit_reached(b) {
-            return Err(format!("game is over: {why}"));
-        }
         Ok(())
     }
 
@@ -497,8 +494,10 @@ impl Engine {
             let (x, y) = board.xy(p);
             return Err(format!("game is over: {c:?} has five at {x},{y}"));
         }
+        // Past the move limit a manager that goes on gets moves still: a
+        // refusal would forfeit the game.
         if let Some(why) = self.analysis.limit_reached(board) {
-            return Err(format!("game is over: {why}"));
+            on(Report::Note(why));
         }
         let result = self.think(board, limits, 1, stop, on);
         let chosen = choose(board, result.as_ref()).ok_or("no legal move left")?;
@@ -549,7 +548,7 @@ impl Engine {
             return Err("board is full: the game is a draw".into());
         }
         if let Some(why) = self.analysis.limit_reached(&board) {
-            return Err(format!("game is over: {why}"));
+            on(Report::Note(why));
         }
         let n = n.max(1).min(board.empty_cells().count());
         let result = self.think(&board, limits, n, stop, on);

@@ -555,9 +555,6 @@ impl Session {
                 "BOARD: game is over: {c:?} has five at {x},{y}"
             )));
         }
-        if let Some(why) = self.engine.analysis().limit_reached(&b) {
-            return out(err(format!("BOARD: game is over: {why}")));
-        }
         self.engine.set_board(b);
         self.answer_move(ctx, out)
     }
