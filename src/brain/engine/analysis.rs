@@ -10,6 +10,8 @@
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::Color;
 
+use super::strength::Strength;
+
 /// How a game that reaches the move limit ends (INFO draw_result 0, 1, 2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DrawResult {
@@ -51,6 +53,8 @@ pub struct Analysis {
     pub max_moves: Option<usize>,
     /// How it ends then.
     pub draw_result: DrawResult,
+    /// INFO strength (full by default).
+    pub strength: Strength,
 }
 
 impl Analysis {

@@ -26,6 +26,7 @@
 pub mod analysis;
 pub mod legal;
 pub mod ponder;
+pub mod strength;
 pub mod swap2;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -54,6 +55,7 @@ pub use analysis::{Analysis, DrawResult};
 pub use legal::Chosen;
 use legal::{choose, finished, is_legal, legal_choice};
 use ponder::Ponder;
+pub use strength::Strength;
 
 /// What an engine is built with (`Engine::with_options`; the command
 /// line's `pbrain-sente [SWITCHES] [--eval E] [--net FILE]`): the search
@@ -417,16 +419,28 @@ impl Engine {
         multipv: usize,
         stop: &Arc<AtomicBool>,
     ) -> SearchRequest {
+        // A level below full strength searches shallower, scores its
+        // candidates exactly and gives the threat solver less.
+        let strength = self.analysis.strength;
+        let max_depth = match (limits.max_depth, strength.max_depth()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         SearchRequest {
             plan: Engine::plan(board, limits),
             start: limits.start,
-            max_depth: limits.max_depth,
+            max_depth,
             max_nodes: limits.max_nodes,
             stop: stop.clone(),
-            multipv: multipv.max(1),
+            multipv: multipv.max(strength.candidates()),
             excluded: self.analysis.excluded_on(board),
             start_depth: self.analysis.start_depth,
             moves_left: self.analysis.moves_left(board),
+            threat_percent: if strength.is_full() {
+                100
+            } else {
+                strength.threat_percent()
+            },
         }
     }
 
@@ -500,7 +514,21 @@ impl Engine {
             on(Report::Note(why));
         }
         let result = self.think(board, limits, 1, stop, on);
-        let chosen = choose(board, result.as_ref()).ok_or("no legal move left")?;
+        let mut chosen = choose(board, result.as_ref()).ok_or("no legal move left")?;
+        // Below full strength: one of the best few, by their scores.
+        if let Some((p, score)) = result
+            .as_ref()
+            .and_then(|r| self.analysis.strength.pick(board, &r.ranked))
+            .filter(|&(p, _)| p != chosen.mv && is_legal(board, p))
+        {
+            chosen = Chosen {
+                mv: p,
+                score,
+                pv: vec![p],
+                depth: chosen.depth,
+                legal: true,
+            };
+        }
         if !chosen.legal {
             // Under renju every cell left is forbidden to Black. Any answer
             // loses, but a move ends the game at once by the rules, where
@@ -680,7 +708,9 @@ impl Engine {
         max_depth: Option<u32>,
         max_nodes: Option<u64>,
     ) {
-        if !self.pondering {
+        // Below full strength there is nothing to gain from pondering (and
+        // a ponder hit would answer at full strength).
+        if !self.pondering || !self.analysis.strength.is_full() {
             return;
         }
         self.stop_pondering();

@@ -25,7 +25,9 @@ use std::time::Instant;
 use super::command::{BoardStone, Command, Field, Info};
 use super::realtime::{Realtime, ShowDetail};
 use super::response::Response;
-use crate::brain::engine::{swap2, DrawResult, Engine, EngineOptions, Limits, Report, SearchInfo};
+use crate::brain::engine::{
+    swap2, DrawResult, Engine, EngineOptions, Limits, Report, SearchInfo, Strength,
+};
 use crate::brain::game::board::EMPTY;
 use crate::brain::game::pattern;
 use crate::brain::game::rules::{finished, forbidden_points};
@@ -142,7 +144,6 @@ fn keeps_ponder(cmd: &Command) -> bool {
                     | Info::Folder(_)
                     | Info::Evaluate(..)
                     | Info::CautionFactor(_)
-                    | Info::Strength(_)
                     | Info::ShowDetail(_)
                     | Info::TimeIncrement(_)
                     | Info::Unknown(_)
@@ -331,8 +332,8 @@ impl Session {
                     format!("{c} ({}; 0 searched)", CAUTION_RANGES[c as usize])
                 });
                 out(Response::Message(format!(
-                    "INFO show_detail {} time_increment {:?} start_depth {:?} max_moves {:?} draw_result {:?} blocked {} caution_factor {caution}",
-                    s.show_detail.code(), s.increment_ms, a.start_depth, a.max_moves, a.draw_result, a.excluded.len()
+                    "INFO show_detail {} time_increment {:?} start_depth {:?} max_moves {:?} draw_result {:?} blocked {} caution_factor {caution} strength {}",
+                    s.show_detail.code(), s.increment_ms, a.start_depth, a.max_moves, a.draw_result, a.excluded.len(), a.strength.level()
                 )));
             }
         }
@@ -404,8 +405,10 @@ impl Session {
             Info::StartDepth(v) => {
                 analysis.start_depth = u32::try_from(v).ok().filter(|&d| d > 1);
             }
-            // Accepted for managers that send it; Sente has one strength.
-            Info::Strength(v) => log::debug!("INFO strength {v}: ignored"),
+            Info::Strength(v) => match Strength::new(v) {
+                Some(level) => analysis.strength = level,
+                None => out(err(format!("INFO strength {v}: expected 0 to 100"))),
+            },
             Info::Unknown(k) => log::debug!("INFO {k}: unknown key ignored"),
         }
         self.engine.set_analysis(analysis);

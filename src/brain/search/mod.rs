@@ -84,6 +84,9 @@ pub struct SearchRequest {
     /// Moves left before the game ends by a move limit (INFO max_moves;
     /// None: none): iterations go no deeper.
     pub moves_left: Option<usize>,
+    /// The threat solver's share of its node budgets, in percent (100:
+    /// all; a strength level below full strength gives it less).
+    pub threat_percent: u64,
 }
 
 impl SearchRequest {
@@ -104,6 +107,7 @@ impl SearchRequest {
             excluded: Vec::new(),
             start_depth: None,
             moves_left: None,
+            threat_percent: 100,
         }
     }
 
@@ -437,6 +441,12 @@ impl Searcher {
         }
 
         let mut budget = threat_budget(&plan, max_nodes);
+        if req.threat_percent < 100 {
+            let share = |n: u64| n / 100 * req.threat_percent;
+            budget.vcf = share(budget.vcf);
+            budget.vct = share(budget.vct);
+            budget.defend = share(budget.defend);
+        }
         if !self.options.root_threats {
             budget.vcf = 0;
             budget.vct = 0;
