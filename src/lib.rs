@@ -37,8 +37,10 @@
 //! - **Threads** (`search::smp`): Lazy SMP over one shared, lock-free
 //!   transposition table; one thread is exactly the single-threaded search.
 //! - **Memory** (`search::tt`, `hugepages`): the table gets half of what
-//!   `max_memory` leaves after a 40 MB reserve, written in full when it is
-//!   built and backed by transparent huge pages where the kernel gives them.
+//!   `max_memory` leaves after a 40 MB reserve, built (written in full) on a
+//!   thread of its own when the protocol is idle, a 16 MB table serving
+//!   meanwhile, and backed by transparent huge pages where the kernel gives
+//!   them.
 //!
 //! # Design
 //!
@@ -195,15 +197,21 @@
 //!   them as they stop the main thread).
 //! - **Memory** (`src/brain/search/tt.rs`, `src/brain/hugepages.rs`): the
 //!   transposition table gets half of what `max_memory` leaves after a 40 MB
-//!   reserve (default 350 MB in all: a 155 MB table). The table is built when
-//!   START or `INFO max_memory` sets its size, and every page of it is written
-//!   then, so the operating system maps them off the move clock: left to page
-//!   faults, they made a fresh process's first 500 ms search a third slower
-//!   ("Measured figures" in `scripts/RESULTS.md`). START takes about 140 ms
-//!   with it (100 ms since 0.8.2's huge pages: 99–151 ms over 15 fresh
-//!   processes against 130–147 ms for 0.8.1; an earlier round had two of five
-//!   at 291 and 339 ms, when the kernel first had to assemble huge pages;
-//!   START is answered before the first move's clock starts). On Linux the
+//!   reserve (default 350 MB in all: a 155 MB table). Every page of a new
+//!   table is written when it is built, so the operating system maps them
+//!   then: left to page faults, they made a fresh process's first 500 ms
+//!   search a third slower ("Measured figures" in `scripts/RESULTS.md`).
+//!   Building a large table takes 50–800 ms on a loaded machine, and some
+//!   managers (qpiskvork) start the first move's clock without waiting for
+//!   START or INFO to be answered: with the table built at START and again at
+//!   `INFO max_memory`, a fresh process took 3.4–7.4 s to answer BEGIN at 1 GB
+//!   on a loaded machine. So START and `INFO max_memory` only free the old
+//!   table and give the searcher a 16 MB one (`FIRST_TT_BYTES`); the full
+//!   table is built on a thread of its own once no command is waiting
+//!   (`tt::PendingTt`, throttled to leave the processor to a search), and
+//!   the next search that finds it ready uses it (`pbrain-sente bench
+//!   first-move` times this; "First-move latency" in the results log). START
+//!   builds only the rule's pattern table. On Linux the
 //!   table, the pattern tables and the evaluator's combination tables ask for
 //!   transparent huge pages (`madvise`, `src/brain/hugepages.rs`, before their
 //!   first write; the small tables start on a 2 MiB boundary): with 4 KiB

@@ -283,7 +283,11 @@ impl Engine {
     /// Build what searching needs (tables sized for the memory budget, the
     /// rule's pattern table) now, so that no move's clock pays for it.
     /// Stops pondering. Called on a new game, a new rule or memory budget,
-    /// and before every search.
+    /// and before every search. A table sized from the memory budget is
+    /// built in the background (`Searcher::new_in_background`): managers
+    /// start a move's clock without waiting for START or INFO to be dealt
+    /// with, and mapping a large table takes up to a second on a loaded
+    /// machine; the first searches use a small table until it is ready.
     pub fn prepare(&mut self) {
         self.stop_pondering();
         let bytes = self.table_bytes.unwrap_or_else(|| self.memory_budget());
@@ -291,7 +295,7 @@ impl Engine {
             self.searcher = None; // free the old tables first
             let mut searcher = match self.table_bytes {
                 Some(b) => Searcher::with_tt_bytes(b),
-                None => Searcher::new(bytes),
+                None => Searcher::new_in_background(bytes, self.threads()),
             };
             searcher.options = self.options;
             searcher.net = self.net.clone();
@@ -303,6 +307,18 @@ impl Engine {
             s.set_threads(threads);
         }
         pattern::table(self.rules.rule);
+    }
+
+    /// Start what can be built off the protocol thread: the transposition
+    /// table sized for the memory budget, if the searcher is waiting for it
+    /// (`Searcher::start_table_build`). The session calls this when no
+    /// command is waiting, and pondering before it starts. (Other rules'
+    /// pattern tables are built when a rule is set: building them all
+    /// beside the first search only took its processor time.)
+    pub fn background_work(&mut self) {
+        if let Some(s) = &mut self.searcher {
+            s.start_table_build();
+        }
     }
 
     /// Forget what the searcher learnt (YXHASHCLEAR).
@@ -319,9 +335,12 @@ impl Engine {
         self.board.as_ref()
     }
 
-    /// An empty `w`×`h` board under the current rule, with every table
-    /// built before this returns (managers suspend the brain right after
-    /// START, so anything built later would be charged to a move's clock).
+    /// An empty `w`×`h` board under the current rule, with the rule's
+    /// pattern table and the evaluator's tables built before this returns
+    /// (managers may suspend the brain right after START). The large
+    /// transposition table and the other rules' pattern tables are left to
+    /// `background_work`: a manager that does not wait for START to be
+    /// answered (qpiskvork) runs the first move's clock meanwhile.
     pub fn new_game(&mut self, w: i64, h: i64) -> Result<(), String> {
         let (Ok(wu), Ok(hu)) = (usize::try_from(w), usize::try_from(h)) else {
             return Err(format!("unsupported board size {w}x{h}"));
@@ -329,7 +348,7 @@ impl Engine {
         let b = Board::new(wu, hu, self.rules).map_err(|e| e.to_string())?;
         self.board = Some(b);
         self.prepare();
-        crate::brain::search::warm_up_tables_blocking();
+        crate::brain::search::warm_up_eval_tables();
         Ok(())
     }
 
@@ -716,6 +735,9 @@ impl Engine {
         self.stop_pondering();
         let Some(board) = &self.board else { return };
         let target = ponder::target(board, ours.mv, &ours.pv);
+        if let Some(s) = &mut self.searcher {
+            s.start_table_build();
+        }
         log::debug!("pondering {target:?}");
         self.ponder = Ponder::start(&mut self.searcher, board, target, max_depth, max_nodes);
     }
@@ -775,6 +797,22 @@ impl Engine {
     /// The searcher's helper-thread counts (tests: none may outlive a search).
     pub fn helper_counts(&self) -> Option<(usize, usize)> {
         self.searcher.as_ref().map(|s| s.helper_counts())
+    }
+
+    /// The searcher's table: (bytes in use, bytes of the one being built
+    /// in the background, if any) (tests, bench).
+    pub fn searcher_table(&self) -> Option<(usize, Option<usize>)> {
+        self.searcher
+            .as_ref()
+            .map(|s| (s.tt_bytes(), s.pending_tt_bytes()))
+    }
+
+    /// Wait until a table being built in the background is in use (tests).
+    pub fn wait_for_table(&mut self) {
+        self.stop_pondering();
+        if let Some(s) = &mut self.searcher {
+            s.wait_for_table();
+        }
     }
 
     /// Threads the searcher was set to (tests).

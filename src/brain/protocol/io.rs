@@ -3,7 +3,9 @@
 //! at once on END and YXSTOP/STOP, a worker thread that owns the `Session`
 //! and searches (and may leave a ponder search running between commands:
 //! the session stops it when the next command needs it, and at end of
-//! input), and one writer that prints a line and flushes.
+//! input; when no command is waiting it tells the session, which starts
+//! building the transposition table then), and one writer that prints a
+//! line and flushes.
 //!
 //! Lines end with LF, CR LF or CR. A line longer than `MAX_LINE` bytes is
 //! skipped to its end and reported as an error; bytes that are not UTF-8 make
@@ -11,7 +13,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -27,10 +29,10 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// How long END waits for the worker to finish answering earlier commands
 /// (their searches are stopped first) before the process exits anyway.
 /// Normally the worker is idle and END exits at once; in a burst such as
-/// `START 15`, `BEGIN`, `END` piped in one write, START builds the pattern
-/// and evaluation tables and writes the transposition table (about 0.2 s
-/// idle, but 0.8 s and more on two cores shared with builds, where 0.8 s of
-/// grace cut off `OK` and the move), and a script deserves its answers.
+/// `START 15`, `BEGIN`, `END` piped in one write, START builds the rule's
+/// pattern table (it used to build every table, about 0.2 s idle but 0.8 s and
+/// more on two cores shared with builds, where 0.8 s of grace cut off `OK`
+/// and the move), and a script deserves its answers.
 /// Managers kill a brain about half a second to a second after END, which
 /// costs nothing once the game is over.
 pub const END_GRACE: Duration = Duration::from_millis(2_000);
@@ -131,7 +133,20 @@ enum Job {
 
 fn worker(rx: Receiver<Job>, options: EngineOptions) {
     let mut session = Session::with_options(options);
-    for job in rx {
+    loop {
+        let job = match rx.try_recv() {
+            Ok(job) => job,
+            Err(TryRecvError::Empty) => {
+                // Nothing waiting (a manager's burst of START, INFO and the
+                // first move is over): build what was left for later.
+                session.idle();
+                match rx.recv() {
+                    Ok(job) => job,
+                    Err(_) => break,
+                }
+            }
+            Err(TryRecvError::Disconnected) => break,
+        };
         match job {
             Job::Run(cmd, ctx) => session.handle(cmd, &ctx, &mut |r| emit(&r)),
             Job::Reply(r) => emit(&r),

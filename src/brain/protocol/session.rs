@@ -239,8 +239,25 @@ impl Session {
         if self.engine.pondering() && !keeps_ponder(&cmd) {
             self.engine.stop_pondering();
         }
+        let name = log::log_enabled!(log::Level::Debug).then(|| format!("{cmd:?}"));
         self.dispatch(cmd, ctx, out);
         self.engine.set_pondering(self.settings.ponder_enabled());
+        if let Some(name) = name {
+            // Where a first move's time goes: each command's own time, and
+            // how long it waited to be read.
+            log::debug!(
+                "{:.60} done {} ms after it was read",
+                name,
+                ctx.received.elapsed().as_millis()
+            );
+        }
+    }
+
+    /// No command is waiting: start what can be built in the background
+    /// (`Engine::background_work`). The protocol loop calls this before it
+    /// blocks for the next line.
+    pub fn idle(&mut self) {
+        self.engine.background_work();
     }
 
     /// Is a ponder search running (for tests)?
@@ -309,6 +326,14 @@ impl Session {
                     "pattern tables ready {}/4",
                     pattern::tables_ready()
                 )));
+                if let Some((now, building)) = self.engine.searcher_table() {
+                    let building =
+                        building.map_or(String::new(), |b| format!(", {} MB to build", b >> 20));
+                    out(Response::Message(format!(
+                        "transposition table {} MB{building}",
+                        now >> 20
+                    )));
+                }
                 out(Response::Message(format!(
                     "INFO MAX_THREAD_NUM {} threads {}",
                     Engine::max_threads(),
@@ -1176,6 +1201,57 @@ mod tests {
         assert!(s.engine().analysis().excluded.is_empty());
         run(&mut s, "INFO max_moves 0");
         assert_eq!(s.engine().analysis().max_moves, None);
+    }
+
+    /// START and INFO max_memory leave the full table to be built when the
+    /// protocol is idle, with a small one meanwhile; the full one has the
+    /// size the budget gives, a new budget replaces it, and the tables in
+    /// use never exceed the budget less its reserve.
+    #[test]
+    fn the_table_is_built_off_the_clock_at_the_budget_s_size() {
+        use crate::brain::search::tt::{tt_bytes_for, FIRST_TT_BYTES, RESERVED_MEMORY};
+        let mut s = Session::new();
+        run(&mut s, "START 15");
+        let default = tt_bytes_for(DEFAULT_MEMORY);
+        assert_eq!(
+            s.engine().searcher_table(),
+            Some((FIRST_TT_BYTES, Some(default)))
+        );
+        for mb in [1024usize, 100, 350, 60] {
+            run(&mut s, &format!("INFO max_memory {}", mb << 20));
+            let full = tt_bytes_for(mb << 20);
+            let (now, pending) = s.engine().searcher_table().expect("a searcher");
+            if full > FIRST_TT_BYTES {
+                assert_eq!((now, pending), (FIRST_TT_BYTES, Some(full)), "{mb} MB");
+                assert!(now + full <= (mb << 20) - RESERVED_MEMORY, "{mb} MB");
+            } else {
+                assert_eq!((now, pending), (full, None), "{mb} MB");
+            }
+            s.idle();
+            s.engine.wait_for_table();
+            assert_eq!(s.engine().searcher_table(), Some((full, None)), "{mb} MB");
+        }
+        // The same budget again keeps the table; a search with a table
+        // still to be built answers from the small one.
+        run(&mut s, "INFO max_memory 104857600");
+        let (_, pending) = s.engine().searcher_table().unwrap();
+        assert_eq!(pending, Some(tt_bytes_for(100 << 20)));
+        run(&mut s, "INFO max_memory 104857600");
+        assert_eq!(s.engine().searcher_table().unwrap().1, pending);
+        run(&mut s, "INFO max_depth 2");
+        assert!(run(&mut s, "TURN 7,7")[0].contains(','));
+        s.idle();
+        s.engine.wait_for_table();
+        assert_eq!(
+            s.engine().searcher_table(),
+            Some((tt_bytes_for(100 << 20), None))
+        );
+        // YXHASHCLEAR starts an empty table of the same size.
+        run(&mut s, "YXHASHCLEAR");
+        assert_eq!(
+            s.engine().searcher_table(),
+            Some((FIRST_TT_BYTES, Some(tt_bytes_for(100 << 20))))
+        );
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub use smp::clamp_threads;
 use smp::HelperState;
 use threat::ThreatSolver;
 pub use tt::{threads_for_memory, tt_bytes_for, DEFAULT_MEMORY};
-use tt::{tt_bytes_for_threads, Tt};
+use tt::{tt_bytes_for_threads, PendingTt, Tt, FIRST_TT_BYTES};
 use watchdog::Watchdog;
 
 use deepening::{complete_pv, Deepening};
@@ -184,6 +184,15 @@ pub struct Searcher {
     /// The whole-process budget of a searcher built by `new`: the thread
     /// count and the table are sized from it together.
     memory: Option<usize>,
+    /// The full table while it is built off this thread (a searcher built
+    /// by `new_in_background`; `tt` is a small one meanwhile). The next
+    /// search that finds it ready starts with it.
+    pending: Option<PendingTt>,
+    /// A full table of `tt_asked` bytes is wanted, its build not started
+    /// yet (`start_table_build`).
+    build_wanted: bool,
+    /// Build new tables in the background (`new_in_background`)?
+    background: bool,
     ord: MoveOrdering,
     threat: ThreatSolver,
     /// State of the helper threads (Lazy SMP): one per thread beyond the first.
@@ -257,22 +266,11 @@ pub fn warm_up_tables() {
     });
 }
 
-/// Build every rule's pattern table and the evaluator's tables now, on two
-/// threads (about 0.2 s). For the protocol to call before answering START:
-/// managers suspend the brain right after START/INFO, so anything left to
-/// build lazily is paid for by the first move's clock.
-pub fn warm_up_tables_blocking() {
-    let rules = crate::brain::types::Rule::ALL;
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            for rule in &rules[..2] {
-                let _ = crate::brain::game::pattern::table(*rule);
-            }
-        });
-        for rule in &rules[2..] {
-            let _ = crate::brain::game::pattern::table(*rule);
-        }
-    });
+/// Build the evaluator's tables now (a few ms), for the protocol to call
+/// before answering START; the rule's pattern table is built by the
+/// engine's `prepare`, the other rules' by `warm_up_tables` when the
+/// protocol is idle.
+pub fn warm_up_eval_tables() {
     if let Ok(b) = Board::square(5, crate::brain::types::RuleSet::default()) {
         let _ = crate::brain::eval::Evaluator::new(&b);
     }
@@ -288,12 +286,30 @@ impl Searcher {
         s
     }
 
+    /// `new` for the protocol: the table, sized for `memory_bytes` shared
+    /// with `threads` threads (`set_threads`), is built on a thread of its
+    /// own (`tt::PendingTt`) once `start_table_build` is called, and so is
+    /// every later one (a new size, `clear`); until it is ready the
+    /// searcher searches with a small table. Nothing here waits for a
+    /// large table to be mapped, and the other rules' pattern tables are
+    /// left to `warm_up_tables`.
+    pub fn new_in_background(memory_bytes: usize, threads: usize) -> Self {
+        let mut s = Searcher::with_tt_bytes(0);
+        s.memory = Some(memory_bytes);
+        s.background = true;
+        s.set_threads(threads);
+        s
+    }
+
     /// A searcher with a transposition table of exactly about `bytes`.
     pub fn with_tt_bytes(bytes: usize) -> Self {
         Searcher {
             tt: Tt::new(bytes),
             tt_asked: bytes,
             memory: None,
+            pending: None,
+            build_wanted: false,
+            background: false,
             ord: MoveOrdering::default(),
             threat: ThreatSolver::new(),
             helpers: Vec::new(),
@@ -317,9 +333,7 @@ impl Searcher {
             n = n.min(threads_for_memory(memory));
             let bytes = tt_bytes_for_threads(memory, n);
             if bytes != self.tt_asked {
-                self.tt = Tt::new(64); // free the old table first
-                self.tt = Tt::new(bytes);
-                self.tt_asked = bytes;
+                self.rebuild_table(bytes);
             }
         }
         let helpers = n - 1;
@@ -344,9 +358,81 @@ impl Searcher {
         )
     }
 
-    /// Forget everything learnt (YXHASHCLEAR, new game).
+    /// A new, empty table of about `bytes` in place of the current one,
+    /// which is freed first (with any table still being built): built here,
+    /// or, for a searcher built by `new_in_background` and a table larger
+    /// than `FIRST_TT_BYTES`, by `start_table_build`, with a small table
+    /// meanwhile.
+    fn rebuild_table(&mut self, bytes: usize) {
+        self.pending = None;
+        self.build_wanted = false;
+        self.tt = Tt::new(64);
+        self.tt_asked = bytes;
+        if self.background && bytes > FIRST_TT_BYTES {
+            self.tt = Tt::new(FIRST_TT_BYTES);
+            self.build_wanted = true;
+        } else {
+            self.tt = Tt::new(bytes);
+        }
+    }
+
+    /// Start building the full table on a thread of its own, if one is
+    /// wanted (the engine calls this when the protocol is idle: a manager's
+    /// burst of START, INFO and the first move is dealt with first, and a
+    /// size changed by a later INFO is not built twice). Where no thread
+    /// can be started the table is built here.
+    pub fn start_table_build(&mut self) {
+        if std::mem::take(&mut self.build_wanted) {
+            self.pending = PendingTt::start(self.tt_asked);
+            if self.pending.is_none() {
+                self.tt = Tt::new(64);
+                self.tt = Tt::new(self.tt_asked);
+            }
+        }
+    }
+
+    /// Start using the table built in the background if it is ready (or,
+    /// with `wait`, once it is, starting its build if need be).
+    fn adopt_table(&mut self, wait: bool) {
+        if wait {
+            self.start_table_build();
+        }
+        if self.pending.as_ref().is_some_and(|p| wait || p.is_ready()) {
+            if let Some(tt) = self.pending.take().and_then(PendingTt::take) {
+                self.tt = tt;
+            } else {
+                log::warn!("the table builder failed; building the table here");
+                self.tt = Tt::new(64);
+                self.tt = Tt::new(self.tt_asked);
+            }
+        }
+    }
+
+    /// Wait for a table being built in the background and start using it
+    /// (tests, bench).
+    pub fn wait_for_table(&mut self) {
+        self.adopt_table(true);
+    }
+
+    /// Bytes of the full table still to be built or being built in the
+    /// background (None: the table in use is the full one).
+    pub fn pending_tt_bytes(&self) -> Option<usize> {
+        match &self.pending {
+            Some(p) => Some(p.bytes()),
+            None => self.build_wanted.then_some(self.tt_asked),
+        }
+    }
+
+    /// Forget everything learnt (YXHASHCLEAR, new game): the table is
+    /// zeroed here, or rebuilt in the background for a searcher built by
+    /// `new_in_background` (zeroing a large table takes as long as
+    /// building it).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        if self.background && self.pending_tt_bytes().is_none() && self.tt_asked > FIRST_TT_BYTES {
+            self.rebuild_table(self.tt_asked);
+        } else {
+            self.tt.clear();
+        }
         self.ord.clear();
         self.threat.clear();
         for h in self.helpers.iter_mut() {
@@ -420,6 +506,7 @@ impl Searcher {
     ) -> SearchResult {
         let empty = board.cell_count().saturating_sub(board.stone_count());
         let plan = req.plan;
+        self.adopt_table(false);
         self.tt.new_search();
         self.ord.new_search();
         self.ord.policy = self.options.policy_order;

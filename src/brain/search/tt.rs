@@ -11,17 +11,24 @@
 //!
 //! Memory: the table gets half of what `max_memory` leaves after a 40 MB
 //! reserve (default 350 MB in all: a 155 MB table), less 4 MB for each helper
-//! thread. It is built when START or `INFO max_memory` sets its size, and every
-//! page of it is written then, so the operating system maps the pages off the
-//! move clock (left to page faults, they made a fresh process's first search a
-//! third slower). On Linux it asks for transparent huge pages
+//! thread. Every page of a new table is written when it is built, so the
+//! operating system maps the pages then (left to page faults, they made a
+//! fresh process's first search a third slower). Mapping a large table takes
+//! 50–800 ms on a loaded machine, and managers start the clock without
+//! waiting for START or INFO to be dealt with, so the engine's tables are
+//! built off the protocol thread (`PendingTt`, started when no command is
+//! waiting): the searcher holds a small table (`FIRST_TT_BYTES`) until the
+//! full one is ready, and the old table is freed before the new one is
+//! built, so the two never add up. On Linux it asks for transparent huge pages
 //! (`crate::brain::hugepages::advise`, before its first write): with 4 KiB pages
 //! nearly every probe of a large table also misses the TLB. Where the kernel
 //! gives none (THP off, other systems) nothing changes but the speed; the
 //! memory used is the same. `Tt::prefetch` hints the bucket of a position
 //! about to be searched into the cache. `YXHASHCLEAR` clears the table.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
 use crate::brain::game::Pos;
 use crate::brain::types::{Depth, Score, MATE_BOUND, ONE_PLY};
@@ -124,8 +131,9 @@ pub fn from_tt(score: Score, ply: usize) -> Score {
 }
 
 impl Tt {
-    /// A table of about `bytes` (at least one bucket).
-    pub fn new(bytes: usize) -> Tt {
+    /// A table of about `bytes` (at least one bucket), its pages not yet
+    /// mapped.
+    fn unmapped(bytes: usize) -> Tt {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // All-zero words: in release builds this compiles to a zeroed
         // allocation (cheap: the pages are mapped at the first touch, which
@@ -135,11 +143,16 @@ impl Tt {
         // Huge pages before the first write (`prefault`): most probes miss
         // the TLB otherwise (`hugepages`).
         crate::brain::hugepages::advise(&mut buckets);
-        let tt = Tt {
+        Tt {
             buckets,
             generation: 0,
-        };
-        tt.prefault();
+        }
+    }
+
+    /// A table of about `bytes` with every page mapped (`prefault`).
+    pub fn new(bytes: usize) -> Tt {
+        let tt = Tt::unmapped(bytes);
+        tt.prefault(&AtomicBool::new(false), false);
         tt
     }
 
@@ -150,13 +163,25 @@ impl Tt {
     /// 500 ms search ran about a third slower. The word is written with 0,
     /// the value it has; `black_box` keeps the compiler from dropping a
     /// store it could prove redundant (a read alone would map the shared
-    /// zero page and fault again at the first real write).
-    fn prefault(&self) {
+    /// zero page and fault again at the first real write). Returns false,
+    /// leaving the rest unmapped, as soon as `cancel` is seen set; with
+    /// `throttle`, pausing now and then.
+    fn prefault(&self, cancel: &AtomicBool, throttle: bool) -> bool {
         const PAGE: usize = 4096;
         let step = (PAGE / std::mem::size_of::<Bucket>()).max(1);
-        for b in self.buckets.iter().step_by(step) {
+        for (i, b) in self.buckets.iter().step_by(step).enumerate() {
+            if i % 64 == 0 && cancel.load(Relaxed) {
+                return false;
+            }
+            // Off the protocol thread (`PendingTt`) the build runs beside a
+            // search: a pause of 1 ms every 2 MB leaves it the processor
+            // on a busy machine (a 1 GB table takes about 0.5 s longer).
+            if throttle && i % 512 == 511 {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
             std::hint::black_box(&b[0]).store(0, Relaxed);
         }
+        true
     }
 
     pub fn bytes(&self) -> usize {
@@ -317,6 +342,75 @@ impl Tt {
     }
 }
 
+/// The table a searcher holds while its full one is being built
+/// (`PendingTt`): small enough to build at once (a few ms), large enough
+/// for a first move's search.
+pub const FIRST_TT_BYTES: usize = 16 << 20;
+
+/// A table being built (allocated and every page mapped, throttled) on a
+/// thread of its own, so that neither START nor `INFO max_memory` nor the
+/// first move waits for it. Dropping it stops the build and waits for the thread to free
+/// what it had mapped (a few ms at most: it checks every 256 KiB), so a
+/// table built after it never shares the memory budget with it.
+pub struct PendingTt {
+    bytes: usize,
+    cancel: Arc<AtomicBool>,
+    handle: Option<JoinHandle<Option<Tt>>>,
+}
+
+impl PendingTt {
+    /// Start building a table of about `bytes`. None when no thread could
+    /// be started (the caller builds it in place).
+    pub fn start(bytes: usize) -> Option<PendingTt> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = cancel.clone();
+        let handle = std::thread::Builder::new()
+            .name("tt-build".into())
+            .spawn(move || {
+                let tt = Tt::unmapped(bytes);
+                tt.prefault(&flag, true).then_some(tt)
+            });
+        match handle {
+            Ok(h) => Some(PendingTt {
+                bytes,
+                cancel,
+                handle: Some(h),
+            }),
+            Err(e) => {
+                log::warn!("could not start the table builder: {e}");
+                None
+            }
+        }
+    }
+
+    /// The size asked for.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Has the build finished (`take` will not wait)?
+    pub fn is_ready(&self) -> bool {
+        self.handle.as_ref().is_none_or(|h| h.is_finished())
+    }
+
+    /// The built table, waiting for it if need be (None only if the build
+    /// thread panicked).
+    pub fn take(mut self) -> Option<Tt> {
+        let h = self.handle.take()?;
+        h.join().ok().flatten()
+    }
+}
+
+impl Drop for PendingTt {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            self.cancel.store(true, Relaxed);
+            // Whatever it built is freed before this returns.
+            let _ = h.join();
+        }
+    }
+}
+
 // ---- Memory sizing: how much of the process budget the table gets ----
 
 /// Memory assumed when the manager gives none (Gomocup default: 350 MB).
@@ -381,6 +475,26 @@ mod tests {
             let hit = tt.probe(42, 0).expect("stored entry");
             assert_eq!((hit.depth, hit.score, hit.mv), (3, 7, Pos(5)));
         }
+    }
+
+    #[test]
+    fn a_table_built_in_the_background_is_empty_and_whole() {
+        let p = PendingTt::start(1 << 20).expect("a builder thread");
+        assert_eq!(p.bytes(), 1 << 20);
+        let tt = p.take().expect("the built table");
+        assert_eq!(tt.bytes(), 1 << 20);
+        assert!(tt.probe(12345, 0).is_none());
+        tt.store(12345, 0, 3, 9, Bound::Lower, Pos(4));
+        assert_eq!(tt.probe(12345, 0).map(|h| h.score), Some(9));
+        // Dropped unfinished: the build stops and the drop returns.
+        drop(PendingTt::start(64 << 20).expect("a builder thread"));
+    }
+
+    #[test]
+    fn prefault_stops_when_cancelled() {
+        let tt = Tt::unmapped(1 << 20);
+        assert!(!tt.prefault(&AtomicBool::new(true), false));
+        assert!(tt.prefault(&AtomicBool::new(false), true));
     }
 
     #[test]

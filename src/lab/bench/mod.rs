@@ -9,9 +9,12 @@
 //! reach benchmark (`reach`): forced wins the engine needs more than 500 ms
 //! for, and quiet positions, at a fixed time and a fixed node count; `bench
 //! depth` the depth and branching report (`depth`): the depth, nodes and
-//! time of each iteration on middle-game positions at 500 ms and 2 s.
+//! time of each iteration on middle-game positions at 500 ms and 2 s;
+//! `bench first-move` how long fresh processes take to answer their first
+//! moves (`first_move`).
 
 pub mod depth;
+mod first_move;
 pub mod reach;
 pub mod setup;
 mod threats;
@@ -489,7 +492,15 @@ pub fn main_bench(args: &[String]) -> i32 {
     if eval != EvalKind::Classic
         && matches!(
             first,
-            Some("pages" | "reach-make" | "reach-claims" | "depth-make" | "net-random" | "threats")
+            Some(
+                "pages"
+                    | "reach-make"
+                    | "reach-claims"
+                    | "depth-make"
+                    | "net-random"
+                    | "threats"
+                    | "first-move"
+            )
         )
     {
         eprintln!(
@@ -566,6 +577,7 @@ pub fn main_bench(args: &[String]) -> i32 {
         Some("depth") | Some("depth-make") => depth::main_depth(args),
         Some("net-random") => net_random(&args[1..]),
         Some("threats") => threats::main_threats(),
+        Some("first-move") => first_move::main_first_move(args),
         Some("eval") => {
             let rounds = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
             let e = eval_speed(rounds, eval);
@@ -582,7 +594,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE] | depth [--ms MS]... [--out FILE] | depth-make --rule R GAMES.txt... [--out FILE]] [--eval classic|net]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE] | depth [--ms MS]... [--out FILE] | depth-make --rule R GAMES.txt... [--out FILE] | first-move [--engine PATH]... [--rounds N] [--turn MS]] [--eval classic|net]");
                 2
             }
         },
