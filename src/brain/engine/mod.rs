@@ -14,8 +14,9 @@
 //! on the opponent's time; the next `go` turns that into a hit or a miss,
 //! and anything else that needs the searcher stops it first
 //! (`stop_pondering`). `analyse` ranks moves without playing (YXNBEST),
-//! `swap2` decides a SWAP2 opening, `defend` lists the moves that keep the
-//! opponent from a forced win (YXSEARCHDEFEND), and `search` runs one plain
+//! `swap2` decides a SWAP2 opening, `balance` the move (or pair) that
+//! leaves a position nearest a given score (YXBALANCEONE/TWO), `defend`
+//! lists the moves that keep the opponent from a forced win (YXSEARCHDEFEND), and `search` runs one plain
 //! search of any board (bench, the arena's built-in engine, the evaluation
 //! fitter). The analysis controls (`analysis`: moves left out, the first
 //! depth, a move limit) go into every search it runs but a ponder search.
@@ -24,6 +25,7 @@
 //! (the protocol turns them into MESSAGE lines), logs to stderr.
 
 pub mod analysis;
+pub mod balance;
 pub mod legal;
 pub mod ponder;
 pub mod strength;
@@ -597,17 +599,30 @@ impl Engine {
         if let Some(why) = self.analysis.limit_reached(&board) {
             on(Report::Note(why));
         }
+        self.rank(&board, n, limits, stop, on)
+    }
+
+    /// The best `n` legal moves of `board` (at least one), best first, with
+    /// their exact scores for the side to move.
+    fn rank(
+        &mut self,
+        board: &Board,
+        n: usize,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Result<Vec<(Pos, Score)>, String> {
         let n = n.max(1).min(board.empty_cells().count());
-        let result = self.think(&board, limits, n, stop, on);
+        let result = self.think(board, limits, n, stop, on);
         let mut ranked: Vec<(Pos, Score)> = result
             .map(|r| r.ranked)
             .unwrap_or_default()
             .into_iter()
-            .filter(|&(p, _)| is_legal(&board, p))
+            .filter(|&(p, _)| is_legal(board, p))
             .collect();
         ranked.truncate(n);
         if ranked.is_empty() {
-            match choose(&board, None) {
+            match choose(board, None) {
                 Some(c) if c.legal => ranked.push((c.mv, 0)),
                 _ => return Err("no legal move left".into()),
             }
@@ -670,6 +685,37 @@ impl Engine {
             increment_ms: None,
             start: Instant::now(),
         }
+    }
+
+    /// YXBALANCEONE (`two` false) / YXBALANCETWO: the move(s) after which
+    /// the engine's board is closest to `bias` for the side to move now
+    /// (`balance`); the board becomes the position after them.
+    pub fn balance(
+        &mut self,
+        two: bool,
+        bias: i64,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on: &mut OnReport,
+    ) -> Result<balance::Balanced, String> {
+        let board = self.board.clone().ok_or(NO_BOARD)?;
+        if board.is_full() {
+            return Err("board is full: the game is a draw".into());
+        }
+        let mut rank = |pos: &Board, n: usize, parts: u64| {
+            if pos.is_full() || finished(pos).is_some() {
+                return Err("the game is over".to_string());
+            }
+            let l = Engine::share_limits(limits, parts);
+            self.rank(pos, n, &l, stop, on)
+        };
+        let d = if two {
+            balance::two(board, bias, &mut rank)?
+        } else {
+            balance::one(board, bias, &mut rank)?
+        };
+        self.board = Some(d.board.clone());
+        Ok(d)
     }
 
     /// Decide a SWAP2 opening whose stones (0, 3 or 5, in move order) are
@@ -847,6 +893,37 @@ mod tests {
             max_depth: Some(d),
             ..Limits::default()
         }
+    }
+
+    /// With an open three to play, the best move wins; YXBALANCEONE 0
+    /// answers a move whose score is nearer even than the best move's, and
+    /// YXBALANCETWO 0 two moves on empty cells, both played on the board.
+    #[test]
+    fn a_balance_move_is_nearer_even_than_the_best() {
+        let mut board = Board::square(15, RuleSet::FREESTYLE).unwrap();
+        for (x, y) in [(5, 7), (10, 10), (6, 7), (11, 12), (7, 7), (12, 3)] {
+            board.play(board.pos(x, y).unwrap());
+        }
+        let mut e = small();
+        let stop = Arc::new(AtomicBool::new(false));
+        let best = e
+            .choose_move(&board, &depth(4), &stop, &mut |_| {})
+            .unwrap();
+        e.set_board(board.clone());
+        let d = e.balance(false, 0, &depth(4), &stop, &mut |_| {}).unwrap();
+        assert!(
+            d.score.abs() < best.score.abs(),
+            "balance {} best {}",
+            d.score,
+            best.score
+        );
+        assert_eq!(e.board().unwrap().stone_count(), 7);
+        e.set_board(board.clone());
+        let d = e.balance(true, 0, &depth(4), &stop, &mut |_| {}).unwrap();
+        assert_eq!(d.moves.len(), 2);
+        assert!(d.moves.iter().all(|&p| board.cell(p) == EMPTY));
+        assert_ne!(d.moves[0], d.moves[1]);
+        assert_eq!(e.board().unwrap().stone_count(), 8);
     }
 
     /// The net given to the engine (`with_options`, `set_net`) is the one

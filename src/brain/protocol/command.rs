@@ -84,6 +84,11 @@ pub enum Command {
     /// `YXSTOP` or `STOP`.
     Stop,
     NBest(i64),
+    /// `YXBALANCEONE s` (`two` false) / `YXBALANCETWO s`.
+    Balance {
+        two: bool,
+        bias: i64,
+    },
     ShowForbid,
     HashClear,
     ShowInfo,
@@ -339,6 +344,20 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             }
             Ok(Command::NBest(number("YXNBEST", rest)?))
         }
+        "YXBALANCEONE" | "YXBALANCETWO" => {
+            let cmd = if upper == "YXBALANCEONE" {
+                "YXBALANCEONE"
+            } else {
+                "YXBALANCETWO"
+            };
+            if rest.is_empty() {
+                return Err(ParseError::Missing(cmd, "bias"));
+            }
+            Ok(Command::Balance {
+                two: cmd == "YXBALANCETWO",
+                bias: number(cmd, rest)?,
+            })
+        }
         "YXSHOWFORBID" => Ok(Command::ShowForbid),
         "YXHASHCLEAR" => Ok(Command::HashClear),
         "YXSHOWINFO" => Ok(Command::ShowInfo),
@@ -561,6 +580,19 @@ mod tests {
         assert_eq!(parse("yxstop"), Ok(Command::Stop));
         assert_eq!(parse("STOP"), Ok(Command::Stop));
         assert_eq!(parse("YXNBEST 3"), Ok(Command::NBest(3)));
+        assert_eq!(
+            parse("YXBALANCEONE -40"),
+            Ok(Command::Balance {
+                two: false,
+                bias: -40
+            })
+        );
+        assert_eq!(
+            parse("yxbalancetwo 0"),
+            Ok(Command::Balance { two: true, bias: 0 })
+        );
+        assert!(parse("YXBALANCEONE").is_err());
+        assert!(parse("YXBALANCETWO x").is_err());
         assert_eq!(parse("TAKEBACK 1,2"), Ok(Command::Takeback(1, 2)));
         assert_eq!(parse("PLAY 1,2"), Ok(Command::Play(1, 2)));
         assert_eq!(parse("END"), Ok(Command::End));

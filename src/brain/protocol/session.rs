@@ -297,6 +297,7 @@ impl Session {
             },
             Command::Swap2Board(stones) => self.swap2(&stones, ctx, out),
             Command::NBest(n) => self.nbest(n, ctx, out),
+            Command::Balance { two, bias } => self.balance(two, bias, ctx, out),
             Command::ShowForbid => match self.engine.board() {
                 None => out(err(NO_BOARD)),
                 Some(b) => {
@@ -610,6 +611,34 @@ impl Session {
                     }
                 };
                 out(answer)
+            }
+            Err(e) => out(err(e)),
+        }
+    }
+
+    /// YXBALANCEONE s / YXBALANCETWO s: the move (or our move and the
+    /// opponent's) after which the position is closest to `s` for the side
+    /// to move now; they are played on the board, as in Rapfi.
+    fn balance(&mut self, two: bool, bias: i64, ctx: &Ctx, out: Out) {
+        let Some(view) = self.engine.board().cloned() else {
+            return out(err(NO_BOARD));
+        };
+        let limits = self.settings.limits(ctx.received);
+        let decision = {
+            let mut report = report_to(&view, out, self.settings.show_detail, ctx.received);
+            self.engine
+                .balance(two, bias, &limits, &ctx.stop, &mut report)
+        };
+        match decision {
+            Ok(d) => {
+                out(Response::Message(d.note));
+                let mut ms: Vec<_> = d.moves.iter().map(|&p| d.board.xy(p)).collect();
+                out(if ms.len() == 1 {
+                    let (x, y) = ms.remove(0);
+                    Response::Move(x, y)
+                } else {
+                    Response::Moves(ms)
+                })
             }
             Err(e) => out(err(e)),
         }
