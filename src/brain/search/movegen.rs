@@ -300,9 +300,6 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
         .copied()
         .filter(|&q| pos.ev.class(q, opp) == Class::Flex4)
         .collect();
-    let rule = pos.board.rules().rule;
-    let t = table(rule);
-    let renju_black = rule == Rule::Renju && opp == Color::Black;
     let board_xy = |b: &Board, q: Pos| {
         let (x, y) = b.xy(q);
         (x as i32, y as i32)
@@ -321,18 +318,7 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
         if !aligned || !pos.legal_for(p, stm) {
             continue;
         }
-        pos.board.make(p, stm);
-        let defended = threats.iter().all(|&q| {
-            if q == p {
-                return true;
-            }
-            let keys = pos.board.line_keys(q);
-            let pats = keys.map(|k| t.get(k, opp));
-            let dfs = keys.map(|k| t.double_four(k, opp));
-            classify(pats, dfs, renju_black) != Class::Flex4
-        });
-        pos.board.unmake();
-        if defended {
+        if takes_away(pos, p, &threats, |c| c == Class::Flex4) {
             out.push(p);
         }
     }
@@ -345,6 +331,30 @@ fn defend_open_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
         }
     }
     !out.is_empty()
+}
+
+/// Does our stone on `p` (the side to move's) leave none of the
+/// opponent's `threats` points still making a class `still` picks? Each
+/// point is re-classified from its lines with the stone on the board (a
+/// stone on the point itself takes it away). The board is as it was after.
+fn takes_away(pos: &mut Position, p: Pos, threats: &[Pos], still: impl Fn(Class) -> bool) -> bool {
+    let stm = pos.stm();
+    let opp = stm.opposite();
+    let rule = pos.board.rules().rule;
+    let t = table(rule);
+    let renju_black = rule == Rule::Renju && opp == Color::Black;
+    pos.board.make(p, stm);
+    let gone = threats.iter().all(|&q| {
+        if q == p {
+            return true;
+        }
+        let keys = pos.board.line_keys(q);
+        let pats = keys.map(|k| t.get(k, opp));
+        let dfs = keys.map(|k| t.double_four(k, opp));
+        !still(classify(pats, dfs, renju_black))
+    });
+    pos.board.unmake();
+    gone
 }
 
 /// Facing four-three or double-four points of the opponent's (and no open
@@ -386,25 +396,11 @@ fn defend_four_three(pos: &mut Position, out: &mut Vec<Pos>, cand: &mut Vec<Pos>
     out.clear();
     pos.push_fours(stm, out);
     let fours = out.len();
-    let rule = pos.board.rules().rule;
-    let t = table(rule);
-    let renju_black = rule == Rule::Renju && opp == Color::Black;
     for &p in cand.iter() {
         if out[..fours].contains(&p) || !pos.legal_for(p, stm) {
             continue;
         }
-        pos.board.make(p, stm);
-        let defended = threats.iter().all(|&q| {
-            if q == p {
-                return true;
-            }
-            let keys = pos.board.line_keys(q);
-            let pats = keys.map(|k| t.get(k, opp));
-            let dfs = keys.map(|k| t.double_four(k, opp));
-            !winning(classify(pats, dfs, renju_black))
-        });
-        pos.board.unmake();
-        if defended {
+        if takes_away(pos, p, &threats, winning) {
             out.push(p);
         }
     }
