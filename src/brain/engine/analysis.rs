@@ -1,13 +1,14 @@
 //! The analysis controls a GUI sets on the engine (Yixin-Board's YX
 //! commands and INFO keys), kept apart from the game: root moves to leave
-//! out (YXBLOCK), the first search depth (INFO start_depth), and a move
-//! limit with the result it gives (INFO max_moves, INFO draw_result).
+//! out (YXBLOCK), the first search depth (INFO start_depth), a move limit
+//! with the result it gives (INFO max_moves, INFO draw_result), and the
+//! candidate range (INFO caution_factor), which the engine gives its board.
 //! Each becomes part of every search request (`Engine::request`). At the
 //! move limit the engine says so (`limit_reached`, a MESSAGE) and still
 //! answers with a move: a manager that plays on past it must never see a
 //! refusal, which it would forfeit.
 
-use crate::brain::game::{Board, Pos};
+use crate::brain::game::{Board, CandidateRange, Pos};
 use crate::brain::types::Color;
 
 use super::strength::Strength;
@@ -55,6 +56,9 @@ pub struct Analysis {
     pub draw_result: DrawResult,
     /// INFO strength (full by default).
     pub strength: Strength,
+    /// INFO caution_factor: the cells around the stones every search
+    /// considers (radius 2 by default).
+    pub range: CandidateRange,
 }
 
 impl Analysis {

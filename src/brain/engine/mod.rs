@@ -226,7 +226,16 @@ impl Engine {
         if analysis != self.analysis {
             self.stop_pondering();
             self.analysis = analysis;
+            if let Some(b) = &mut self.board {
+                b.set_candidate_range(self.analysis.range);
+            }
         }
+    }
+
+    /// Make `b` the engine's position, with the candidate range in force.
+    fn install(&mut self, mut b: Board) {
+        b.set_candidate_range(self.analysis.range);
+        self.board = Some(b);
     }
 
     /// Per mille of the transposition table holding this search's entries
@@ -348,7 +357,7 @@ impl Engine {
             return Err(format!("unsupported board size {w}x{h}"));
         };
         let b = Board::new(wu, hu, self.rules).map_err(|e| e.to_string())?;
-        self.board = Some(b);
+        self.install(b);
         self.prepare();
         crate::brain::search::warm_up_eval_tables();
         Ok(())
@@ -367,7 +376,7 @@ impl Engine {
 
     /// Replace the position (BOARD, YXBOARD); the caller built and checked it.
     pub fn set_board(&mut self, board: Board) {
-        self.board = Some(board);
+        self.install(board);
     }
 
     /// The opponent's stone at (x, y), for the side to move. An error
@@ -714,7 +723,7 @@ impl Engine {
         } else {
             balance::one(board, bias, &mut rank)?
         };
-        self.board = Some(d.board.clone());
+        self.install(d.board.clone());
         Ok(d)
     }
 
@@ -729,6 +738,7 @@ impl Engine {
     ) -> Result<swap2::Decision, String> {
         let cur = self.board.as_ref().ok_or(NO_BOARD)?;
         let mut b = Board::new(cur.width(), cur.height(), self.rules).map_err(|e| e.to_string())?;
+        b.set_candidate_range(self.analysis.range);
         for &(x, y) in stones {
             let c = b.to_move();
             b.try_make(x, y, c)
@@ -739,7 +749,7 @@ impl Engine {
             self.choose_move(pos, &l, stop, on).map(|c| (c.mv, c.score))
         };
         let d = swap2::decide(b, &mut probe)?;
-        self.board = Some(d.board.clone());
+        self.install(d.board.clone());
         Ok(d)
     }
 

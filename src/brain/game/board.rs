@@ -19,7 +19,9 @@
 //! bit in a 64-bit word per row; the near cells are those bits spread two
 //! rows and two columns each way, computed row by row when asked, in board
 //! order (cheaper than keeping a list up to date on every make and unmake:
-//! bench 11 1.10 M → 1.24 M nodes/s).
+//! bench 11 1.10 M → 1.24 M nodes/s). A GUI may widen that neighbourhood
+//! (`CandidateRange`, set from `INFO caution_factor`): wider ranges add the
+//! cells further out, square or along the lines, from the same stone bits.
 
 use std::fmt;
 
@@ -112,6 +114,79 @@ pub struct Board {
     stones: usize,
     /// Playing cells in row-major order.
     all: Vec<Pos>,
+    /// Which empty cells count as near (`candidates`).
+    range: CandidateRange,
+}
+
+/// The neighbourhood of the stones whose empty cells the search considers
+/// (`Board::candidates`): Yixin-Board's caution factor 0–5, from the
+/// narrowest (the default, what the search is tuned for) to the whole board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CandidateRange {
+    /// Within Chebyshev distance 2 of a stone.
+    #[default]
+    Square2,
+    /// Square2, and the cells 3 away along a line through a stone.
+    Square2Line3,
+    /// Within Chebyshev distance 3.
+    Square3,
+    /// Square3, and the cells 4 away along a line.
+    Square3Line4,
+    /// Within Chebyshev distance 4.
+    Square4,
+    /// Every empty cell once a stone is on the board.
+    FullBoard,
+}
+
+impl CandidateRange {
+    /// All of them, in caution-factor order.
+    pub const ALL: [CandidateRange; 6] = [
+        CandidateRange::Square2,
+        CandidateRange::Square2Line3,
+        CandidateRange::Square3,
+        CandidateRange::Square3Line4,
+        CandidateRange::Square4,
+        CandidateRange::FullBoard,
+    ];
+
+    /// The range `INFO caution_factor v` asks for (None: not 0–5).
+    pub fn from_caution(v: i64) -> Option<CandidateRange> {
+        usize::try_from(v)
+            .ok()
+            .and_then(|i| Self::ALL.get(i).copied())
+    }
+
+    /// Its caution factor.
+    pub fn caution(self) -> i64 {
+        self as i64
+    }
+
+    /// In words, for MESSAGE lines and the docs.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CandidateRange::Square2 => "square of radius 2",
+            CandidateRange::Square2Line3 => "square of radius 2 and lines to 3",
+            CandidateRange::Square3 => "square of radius 3",
+            CandidateRange::Square3Line4 => "square of radius 3 and lines to 4",
+            CandidateRange::Square4 => "square of radius 4",
+            CandidateRange::FullBoard => "the whole board",
+        }
+    }
+
+    /// Is the cell `(dx, dy)` away from a stone in the range?
+    pub fn covers(self, dx: i64, dy: i64) -> bool {
+        let (ax, ay) = (dx.abs(), dy.abs());
+        let d = ax.max(ay);
+        let on_line = ax == 0 || ay == 0 || ax == ay;
+        match self {
+            CandidateRange::Square2 => d <= 2,
+            CandidateRange::Square2Line3 => d <= 2 || (d == 3 && on_line),
+            CandidateRange::Square3 => d <= 3,
+            CandidateRange::Square3Line4 => d <= 3 || (d == 4 && on_line),
+            CandidateRange::Square4 => d <= 4,
+            CandidateRange::FullBoard => true,
+        }
+    }
 }
 
 impl Board {
@@ -139,6 +214,7 @@ impl Board {
             history: Vec::with_capacity(width * height),
             stones: 0,
             all: Vec::with_capacity(width * height),
+            range: CandidateRange::Square2,
         };
         for y in 0..height {
             for x in 0..width {
@@ -272,22 +348,42 @@ impl Board {
             .sum()
     }
 
-    /// Is there a stone within Chebyshev distance 2 of `p` (`p` itself
-    /// included)? `near_count(p) > 0`, with one test.
+    /// Is there a stone within the candidate range of `p` (`p` itself
+    /// included)? With the default range `near_count(p) > 0`, in one test.
     #[inline]
     pub fn has_near(&self, p: Pos) -> bool {
         let (r, c) = self.row_col(p);
         self.stones_in_rows_around(r) & (0x1f << (c - 2)) != 0
+            || (self.range != CandidateRange::Square2 && self.wide_row(r) >> c & 1 != 0)
     }
 
-    /// The empty playing cells within Chebyshev distance 2 of a stone, in
-    /// board order (`Pos` order), computed from the stone bits row by row.
+    /// The candidate range (`CandidateRange::Square2` unless set).
+    #[inline]
+    pub fn candidate_range(&self) -> CandidateRange {
+        self.range
+    }
+
+    /// Which empty cells `candidates` returns from now on (copies of the
+    /// board keep it).
+    pub fn set_candidate_range(&mut self, range: CandidateRange) {
+        self.range = range;
+    }
+
+    /// The empty playing cells in the candidate range of a stone (by
+    /// default within Chebyshev distance 2), in board order (`Pos` order),
+    /// computed from the stone bits row by row.
     #[inline]
     pub fn candidates(&self) -> NearCells<'_> {
+        let wide = self.range != CandidateRange::Square2;
         NearCells {
             b: self,
             row: PAD,
-            bits: self.near_row(PAD),
+            bits: if wide {
+                self.near_row_wide(PAD)
+            } else {
+                self.near_row(PAD)
+            },
+            wide,
         }
     }
 
@@ -306,6 +402,42 @@ impl Board {
         let rows = self.stones_in_rows_around(r);
         let spread = rows | rows << 1 | rows << 2 | rows >> 1 | rows >> 2;
         spread & self.play_mask & !self.occ[r]
+    }
+
+    /// `near_row` with the cells a wider range adds (out of line, so that
+    /// the default's loop stays as small as it was: inlined into every
+    /// caller).
+    #[inline(never)]
+    fn near_row_wide(&self, r: usize) -> u64 {
+        self.near_row(r) | self.wide_row(r) & self.play_mask & !self.occ[r]
+    }
+
+    /// The cells of padded row `r` that a range wider than the default adds
+    /// (some may be occupied or padding: `near_row` masks them). Rows up to
+    /// four away are inside the array: `PAD` is 5.
+    #[inline(always)]
+    fn wide_row(&self, r: usize) -> u64 {
+        let o = &self.occ;
+        // The stones of rows r-d and r+d together.
+        let pair = |d: usize| o[r - d] | o[r + d];
+        // Bits spread up to `k` columns each way.
+        let square = |bits: u64, k: u32| (0..=k).fold(0, |a, s| a | bits << s | bits >> s);
+        // Bits moved exactly `k` columns either way, or kept.
+        let line = |bits: u64, k: u32| bits | bits << k | bits >> k;
+        match self.range {
+            CandidateRange::Square2 => 0,
+            CandidateRange::Square2Line3 => o[r] << 3 | o[r] >> 3 | line(pair(3), 3),
+            CandidateRange::Square3 => square(self.stones_in_rows_around(r) | pair(3), 3),
+            CandidateRange::Square3Line4 => {
+                square(self.stones_in_rows_around(r) | pair(3), 3)
+                    | o[r] << 4
+                    | o[r] >> 4
+                    | line(pair(4), 4)
+            }
+            CandidateRange::Square4 => square(self.stones_in_rows_around(r) | pair(3) | pair(4), 4),
+            CandidateRange::FullBoard if self.stones > 0 => self.play_mask,
+            CandidateRange::FullBoard => 0,
+        }
     }
 
     /// The stone bits of rows r-2..=r+2 together (padded row `r` is at
@@ -558,19 +690,25 @@ pub struct NearCells<'a> {
     /// The padded row being read, and its near cells not yet returned.
     row: usize,
     bits: u64,
+    /// The board's range is wider than the default (read once).
+    wide: bool,
 }
 
 impl Iterator for NearCells<'_> {
     type Item = Pos;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Pos> {
         while self.bits == 0 {
             self.row += 1;
             if self.row >= PAD + self.b.height {
                 return None;
             }
-            self.bits = self.b.near_row(self.row);
+            self.bits = if self.wide {
+                self.b.near_row_wide(self.row)
+            } else {
+                self.b.near_row(self.row)
+            };
         }
         let c = self.bits.trailing_zeros() as usize;
         self.bits &= self.bits - 1;
@@ -657,6 +795,56 @@ mod tests {
             assert!(b.occ.iter().all(|&n| n == 0));
             assert_eq!(b.candidates().next(), None);
         }
+    }
+
+    /// Is there a stone (any kind) at an offset `range` covers from `q`?
+    fn in_range_by_scan(b: &Board, q: Pos, range: CandidateRange) -> bool {
+        let (x, y) = b.xy(q);
+        b.all.iter().any(|&s| {
+            let (sx, sy) = b.xy(s);
+            b.cell(s) != EMPTY && range.covers(sx as i64 - x as i64, sy as i64 - y as i64)
+        })
+    }
+
+    #[test]
+    fn every_candidate_range_lists_the_cells_it_covers() {
+        let mut rng = SplitMix64::new(11);
+        // Small boards put stones near every edge; 32 wide uses the most
+        // column bits.
+        for &(w, h) in &[(15, 15), (7, 5), (32, 32), (9, 20)] {
+            for range in CandidateRange::ALL {
+                let mut b = Board::new(w, h, RuleSet::default()).unwrap();
+                b.set_candidate_range(range);
+                assert_eq!(b.candidates().next(), None, "empty board, {range:?}");
+                let walk = RandomBoard::new(w, h, RuleSet::default()).neutral(Neutral::Every(13));
+                for i in 0..(w * h).min(24) {
+                    walk.place(&mut rng, &mut b, i).unwrap();
+                    let cand: Vec<Pos> = b.candidates().collect();
+                    let scan: Vec<Pos> = b
+                        .empty_cells()
+                        .filter(|&q| in_range_by_scan(&b, q, range))
+                        .collect();
+                    assert_eq!(cand, scan, "{w}x{h} {range:?} after {} stones", i + 1);
+                    for q in b.empty_cells() {
+                        assert_eq!(b.has_near(q), in_range_by_scan(&b, q, range));
+                    }
+                    // A copy keeps the range.
+                    assert_eq!(b.clone().candidate_range(), range);
+                }
+            }
+        }
+        // Each range holds the one before it, and the scale is the caution
+        // factor's.
+        for (i, pair) in CandidateRange::ALL.windows(2).enumerate() {
+            assert_eq!(CandidateRange::from_caution(i as i64), Some(pair[0]));
+            for dx in -6..=6 {
+                for dy in -6..=6 {
+                    assert!(!pair[0].covers(dx, dy) || pair[1].covers(dx, dy));
+                }
+            }
+        }
+        assert_eq!(CandidateRange::from_caution(6), None);
+        assert_eq!(CandidateRange::from_caution(-1), None);
     }
 
     #[test]

@@ -8,4 +8,4 @@ pub mod rules;
 pub(crate) mod testutil;
 pub mod zobrist;
 
-pub use board::{Board, BoardError, Move, Pos};
+pub use board::{Board, BoardError, CandidateRange, Move, Pos};

@@ -31,7 +31,7 @@ use crate::brain::engine::{
 use crate::brain::game::board::EMPTY;
 use crate::brain::game::pattern;
 use crate::brain::game::rules::{finished, forbidden_points};
-use crate::brain::game::Board;
+use crate::brain::game::{Board, CandidateRange};
 use crate::brain::search::time::UNLIMITED_LEFT;
 use crate::brain::types::{score_text, Color, Rule, RuleSet};
 
@@ -56,26 +56,11 @@ pub struct Settings {
     pub max_nodes: Option<u64>,
     /// `INFO pondering` (None: not given, then game_type 0 decides).
     pub pondering: Option<bool>,
-    /// `INFO caution_factor` 0–5 (see `CAUTION_RANGES`); stored and shown,
-    /// the candidate range itself is fixed.
-    pub caution_factor: Option<i64>,
     /// `INFO show_detail`.
     pub show_detail: ShowDetail,
     /// `INFO time_increment` in ms (None: no increment).
     pub increment_ms: Option<u64>,
 }
-
-/// The candidate ranges `INFO caution_factor` 0–5 stand for (Yixin-Board's
-/// scale, as Rapfi reads it). Sente searches the first one, whatever the
-/// factor: every empty cell within two of a stone, lines included.
-pub const CAUTION_RANGES: [&str; 6] = [
-    "square of radius 2",
-    "square of radius 2 and lines to 3",
-    "square of radius 3",
-    "square of radius 3 and lines to 4",
-    "square of radius 4",
-    "the whole board",
-];
 
 impl Settings {
     /// Think on the opponent's time? When asked (`INFO pondering 1`), or
@@ -354,9 +339,7 @@ impl Session {
                     s.rules, s.timeout_turn, s.timeout_match, s.time_left, s.max_memory, s.max_depth, s.max_nodes
                 )));
                 let a = self.engine.analysis();
-                let caution = s.caution_factor.map_or("not set (0 searched)".into(), |c| {
-                    format!("{c} ({}; 0 searched)", CAUTION_RANGES[c as usize])
-                });
+                let caution = format!("{} ({})", a.range.caution(), a.range.describe());
                 out(Response::Message(format!(
                     "INFO show_detail {} time_increment {:?} start_depth {:?} max_moves {:?} draw_result {:?} blocked {} caution_factor {caution} strength {}",
                     s.show_detail.code(), s.increment_ms, a.start_depth, a.max_moves, a.draw_result, a.excluded.len(), a.strength.level()
@@ -407,13 +390,13 @@ impl Session {
             Info::MaxDepth(v) => s.max_depth = u32::try_from(v).ok().filter(|&d| d > 0),
             Info::MaxNode(v) => s.max_nodes = nonneg(v).filter(|&n| n > 0),
             Info::Pondering(v) => s.pondering = Some(v != 0),
-            Info::CautionFactor(v) if (0..CAUTION_RANGES.len() as i64).contains(&v) => {
-                s.caution_factor = Some(v)
-            }
-            Info::CautionFactor(v) => out(err(format!(
-                "INFO caution_factor {v}: expected 0 to {}",
-                CAUTION_RANGES.len() - 1
-            ))),
+            Info::CautionFactor(v) => match CandidateRange::from_caution(v) {
+                Some(range) => analysis.range = range,
+                None => out(err(format!(
+                    "INFO caution_factor {v}: expected 0 to {}",
+                    CandidateRange::ALL.len() - 1
+                ))),
+            },
             Info::ShowDetail(v) => match ShowDetail::from_code(v) {
                 Some(d) => s.show_detail = d,
                 None => out(err(format!("INFO show_detail {v}: expected 0 to 3"))),
@@ -1206,7 +1189,7 @@ mod tests {
         }
         assert_eq!(s.engine().analysis(), &before);
         assert_eq!(s.settings().show_detail, ShowDetail::default());
-        assert_eq!(s.settings().caution_factor, None);
+        assert_eq!(s.engine().analysis().range, CandidateRange::Square2);
         // YXBLOCK needs a board, and takes all its moves or none.
         let block = |moves: Vec<(i64, i64)>| Command::Block { undo: false, moves };
         assert!(matches!(
@@ -1230,6 +1213,54 @@ mod tests {
         assert!(s.engine().analysis().excluded.is_empty());
         run(&mut s, "INFO max_moves 0");
         assert_eq!(s.engine().analysis().max_moves, None);
+    }
+
+    /// INFO caution_factor widens the cells every search considers: with
+    /// every cell within two of the only stone left out (YXBLOCK), range 0
+    /// has nothing else and plays one of them anyway; ranges 1–5 answer
+    /// with a cell they add (lines to 3: three away on a line; square 3:
+    /// three away; …), before or after START, and the board keeps it.
+    #[test]
+    fn caution_factor_sets_the_cells_the_search_considers() {
+        let play = |caution: Option<i64>, before_start: bool| -> (i64, i64) {
+            let mut s = small();
+            let info = caution.map(|c| format!("INFO caution_factor {c}"));
+            if before_start {
+                info.iter().for_each(|l| assert!(run(&mut s, l).is_empty()));
+            }
+            run(&mut s, "START 15");
+            run(&mut s, "INFO max_depth 2");
+            if !before_start {
+                info.iter().for_each(|l| assert!(run(&mut s, l).is_empty()));
+            }
+            let near: Vec<(i64, i64)> = (5..=9)
+                .flat_map(|x| (5..=9).map(move |y| (x, y)))
+                .filter(|&c| c != (7, 7))
+                .collect();
+            assert!(s
+                .handle_vec(Command::Block {
+                    undo: false,
+                    moves: near
+                })
+                .is_empty());
+            let range = s.engine().board().unwrap().candidate_range();
+            assert_eq!(range, s.engine().analysis().range);
+            assert_eq!(caution.unwrap_or(0), range.caution());
+            let out = run(&mut s, "TURN 7,7");
+            let (x, y) = out[0].split_once(',').expect("a move");
+            (x.parse::<i64>().unwrap() - 7, y.parse::<i64>().unwrap() - 7)
+        };
+        let dist = |(dx, dy): (i64, i64)| dx.abs().max(dy.abs());
+        for before in [true, false] {
+            assert!(dist(play(None, before)) <= 2);
+            assert!(dist(play(Some(0), before)) <= 2);
+            let (dx, dy) = play(Some(1), before);
+            assert!(dist((dx, dy)) == 3 && (dx == 0 || dy == 0 || dx.abs() == dy.abs()));
+            assert_eq!(dist(play(Some(2), before)), 3);
+            assert_eq!(dist(play(Some(3), before)), 3);
+            assert!((3..=4).contains(&dist(play(Some(4), before))));
+            assert!(dist(play(Some(5), before)) >= 3);
+        }
     }
 
     /// START and INFO max_memory leave the full table to be built when the
