@@ -765,4 +765,188 @@ mod tests {
             vec![Ok(Command::Swap2Board(vec![(7, 7), (7, 8), (8, 8)]))]
         );
     }
+
+    /// One of the five list openers, for the tests every list must pass.
+    struct ListCase {
+        open: &'static str,
+        /// The name its errors carry.
+        name: &'static str,
+        limit: usize,
+        good: &'static str,
+        /// The name a bad line's `BadStone` carries: BOARD's stone reader
+        /// says BOARD for YXBOARD too.
+        bad_name: &'static str,
+        /// The command `n` good lines make.
+        made: fn(usize) -> Command,
+    }
+
+    const STONE: BoardStone = BoardStone {
+        x: 7,
+        y: 7,
+        field: Field::Own,
+    };
+
+    fn list_cases() -> [ListCase; 5] {
+        [
+            ListCase {
+                open: "BOARD",
+                name: "BOARD",
+                limit: MAX_BOARD_LINES,
+                good: "7,7,1",
+                bad_name: "BOARD",
+                made: |n| Command::Board {
+                    analysis: false,
+                    stones: vec![STONE; n],
+                },
+            },
+            ListCase {
+                open: "yxboard",
+                name: "YXBOARD",
+                limit: MAX_BOARD_LINES,
+                good: "7,7,1",
+                bad_name: "BOARD",
+                made: |n| Command::Board {
+                    analysis: true,
+                    stones: vec![STONE; n],
+                },
+            },
+            ListCase {
+                open: "SWAP2BOARD",
+                name: "SWAP2BOARD",
+                limit: 5,
+                good: "7,7",
+                bad_name: "SWAP2BOARD",
+                made: |n| Command::Swap2Board(vec![(7, 7); n]),
+            },
+            ListCase {
+                open: "YXBLOCK",
+                name: "YXBLOCK",
+                limit: MAX_BOARD_LINES,
+                good: "7,7",
+                bad_name: "YXBLOCK",
+                made: |n| Command::Block {
+                    undo: false,
+                    moves: vec![(7, 7); n],
+                },
+            },
+            ListCase {
+                open: "YxBlockUndo",
+                name: "YXBLOCKUNDO",
+                limit: MAX_BOARD_LINES,
+                good: "7,7",
+                bad_name: "YXBLOCKUNDO",
+                made: |n| Command::Block {
+                    undo: true,
+                    moves: vec![(7, 7); n],
+                },
+            },
+        ]
+    }
+
+    /// Open `c` and feed it `n` good lines, none of which answers.
+    fn fill(p: &mut Parser, c: &ListCase, n: usize) {
+        assert!(p.feed(c.open).is_empty(), "{}", c.open);
+        for _ in 0..n {
+            assert!(p.feed(c.good).is_empty(), "{}", c.open);
+        }
+        assert!(p.collecting(), "{}", c.open);
+    }
+
+    #[test]
+    fn every_list_holds_at_most_its_limit() {
+        for c in list_cases() {
+            let mut p = Parser::new();
+            fill(&mut p, &c, c.limit);
+            assert_eq!(p.feed("DONE"), vec![Ok((c.made)(c.limit))], "{}", c.open);
+            assert!(!p.collecting());
+            fill(&mut p, &c, c.limit + 1);
+            assert_eq!(
+                p.feed("done"),
+                vec![Err(ParseError::TooManyStones(c.name))],
+                "{}",
+                c.open
+            );
+            // The first error stays: a bad line after the overflow does not
+            // replace it, and an overflow after a bad line does not either.
+            fill(&mut p, &c, c.limit + 1);
+            assert!(p.feed("1,x").is_empty());
+            assert_eq!(
+                p.feed("Done"),
+                vec![Err(ParseError::TooManyStones(c.name))],
+                "{}",
+                c.open
+            );
+            fill(&mut p, &c, 0);
+            assert!(p.feed("1,x").is_empty());
+            for _ in 0..=c.limit {
+                assert!(p.feed(c.good).is_empty());
+            }
+            assert_eq!(
+                p.feed("DONE"),
+                vec![Err(ParseError::BadStone(c.bad_name, "1,x".into()))],
+                "{}",
+                c.open
+            );
+            assert_eq!(p.feed("DONE"), vec![Err(ParseError::StrayDone)]);
+        }
+    }
+
+    #[test]
+    fn every_list_is_cut_short_by_a_command_line_then_parses_it() {
+        let cases = list_cases();
+        for (i, c) in cases.iter().enumerate() {
+            let mut p = Parser::new();
+            fill(&mut p, c, 1);
+            assert_eq!(
+                p.feed("about"),
+                vec![Err(ParseError::CutShort(c.name)), Ok(Command::About)],
+                "{}",
+                c.open
+            );
+            assert!(!p.collecting());
+            // A poisoned list is cut short alike, its error dropped.
+            fill(&mut p, c, 0);
+            assert!(p.feed(" 1 , x ").is_empty());
+            assert_eq!(
+                p.feed("TURN 1,2"),
+                vec![Err(ParseError::CutShort(c.name)), Ok(Command::Turn(1, 2))],
+                "{}",
+                c.open
+            );
+            // The line is parsed as it stands: an unknown word, or the
+            // opener of another list (which is then collected).
+            fill(&mut p, c, 2);
+            assert_eq!(
+                p.feed("FOO"),
+                vec![
+                    Err(ParseError::CutShort(c.name)),
+                    Err(ParseError::UnknownCommand("FOO".into()))
+                ],
+                "{}",
+                c.open
+            );
+            let next = &cases[(i + 1) % cases.len()];
+            fill(&mut p, c, 1);
+            assert_eq!(
+                p.feed(next.open),
+                vec![Err(ParseError::CutShort(c.name))],
+                "{}",
+                c.open
+            );
+            assert!(p.collecting());
+            assert_eq!(p.feed("dOnE"), vec![Ok((next.made)(0))], "{}", next.open);
+            // A bad line poisons the list until DONE (trimmed in the error).
+            fill(&mut p, c, 1);
+            assert!(p.feed(" 1 , x ").is_empty());
+            assert!(p.feed(c.good).is_empty());
+            assert!(p.collecting());
+            assert_eq!(
+                p.feed("DONE"),
+                vec![Err(ParseError::BadStone(c.bad_name, "1 , x".into()))],
+                "{}",
+                c.open
+            );
+            assert!(!p.collecting());
+        }
+    }
 }
