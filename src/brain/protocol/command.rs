@@ -1,7 +1,8 @@
 //! Protocol input: one manager line → a typed `Command` (or a typed
 //! `ParseError`), and the small state machine (`Parser`) that assembles the
 //! multi-line commands `BOARD`/`YXBOARD … DONE`, `SWAP2BOARD … DONE` and
-//! `YXBLOCK`/`YXBLOCKUNDO … DONE`.
+//! `YXBLOCK`/`YXBLOCKUNDO … DONE`: one machine for all of them, each list's
+//! own rules (name, line limit, line reader, command at DONE) in `List`.
 //!
 //! Nothing here touches a board: coordinates stay as the manager sent them
 //! (signed, possibly out of range); the session checks them against the board.
@@ -118,15 +119,15 @@ pub enum ParseError {
     BadCoord(&'static str, String),
     /// Extra arguments after a complete command.
     Trailing(&'static str, String),
-    /// A stone line inside BOARD or SWAP2BOARD that cannot be read.
+    /// A line inside BOARD, SWAP2BOARD or YXBLOCK that cannot be read.
     BadStone(&'static str, String),
-    /// BOARD/SWAP2BOARD interrupted by another command before DONE.
+    /// BOARD/SWAP2BOARD/YXBLOCK interrupted by another command before DONE.
     CutShort(&'static str),
-    /// Too many stone lines before DONE.
+    /// Too many lines before DONE.
     TooManyStones(&'static str),
     /// SWAP2BOARD with a stone count other than 0, 3 or 5.
     Swap2Count(usize),
-    /// DONE without a BOARD or SWAP2BOARD.
+    /// DONE without a BOARD, SWAP2BOARD or YXBLOCK.
     StrayDone,
     /// A line longer than the reader accepts.
     TooLong(usize),
@@ -380,22 +381,95 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     }
 }
 
+/// A multi-line list being collected, with the lines read so far. Each kind
+/// names itself in errors, caps its lines, reads a line its own way and
+/// makes its command at DONE; the `Parser` runs the one state machine for all.
+#[derive(Debug)]
+enum List {
+    Board {
+        analysis: bool,
+        stones: Vec<BoardStone>,
+    },
+    Swap2(Vec<(i64, i64)>),
+    Block {
+        undo: bool,
+        moves: Vec<(i64, i64)>,
+    },
+}
+
+impl List {
+    /// The empty list that `cmd` (as `parse` returns it) opens, if any.
+    fn opened_by(cmd: &Command) -> Option<List> {
+        match *cmd {
+            Command::Board { analysis, .. } => Some(List::Board {
+                analysis,
+                stones: Vec::new(),
+            }),
+            Command::Swap2Board(_) => Some(List::Swap2(Vec::new())),
+            Command::Block { undo, .. } => Some(List::Block {
+                undo,
+                moves: Vec::new(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The command name its errors carry.
+    fn name(&self) -> &'static str {
+        match self {
+            List::Board {
+                analysis: false, ..
+            } => "BOARD",
+            List::Board { analysis: true, .. } => "YXBOARD",
+            List::Swap2(_) => "SWAP2BOARD",
+            List::Block { undo: false, .. } => "YXBLOCK",
+            List::Block { undo: true, .. } => "YXBLOCKUNDO",
+        }
+    }
+
+    /// Read one more line into the list: `TooManyStones` once it holds its
+    /// most, `BadStone` for a line that is not one of its items.
+    fn push(&mut self, line: &str) -> Result<(), ParseError> {
+        let name = self.name();
+        let (len, limit) = match self {
+            List::Board { stones, .. } => (stones.len(), MAX_BOARD_LINES),
+            List::Swap2(points) => (points.len(), 5),
+            List::Block { moves, .. } => (moves.len(), MAX_BOARD_LINES),
+        };
+        if len >= limit {
+            return Err(ParseError::TooManyStones(name));
+        }
+        let bad = |_| ParseError::BadStone(name, line.to_string());
+        match self {
+            List::Board { stones, .. } => stones.push(board_stone(line)?),
+            List::Swap2(points) | List::Block { moves: points, .. } => {
+                points.push(coord(name, line).map_err(bad)?)
+            }
+        }
+        Ok(())
+    }
+
+    /// The command the complete list makes (SWAP2BOARD: 0, 3 or 5 stones).
+    fn finish(self) -> Result<Command, ParseError> {
+        match self {
+            List::Board { analysis, stones } => Ok(Command::Board { analysis, stones }),
+            List::Swap2(stones) if ![0, 3, 5].contains(&stones.len()) => {
+                Err(ParseError::Swap2Count(stones.len()))
+            }
+            List::Swap2(stones) => Ok(Command::Swap2Board(stones)),
+            List::Block { undo, moves } => Ok(Command::Block { undo, moves }),
+        }
+    }
+}
+
 /// What the parser is in the middle of.
 #[derive(Debug)]
 enum State {
     Idle,
-    Board {
-        analysis: bool,
-        stones: Vec<BoardStone>,
-        error: Option<ParseError>,
-    },
-    Swap2 {
-        stones: Vec<(i64, i64)>,
-        error: Option<ParseError>,
-    },
-    Block {
-        undo: bool,
-        moves: Vec<(i64, i64)>,
+    /// A list until DONE; `error` is its first bad line (or overflow), after
+    /// which its lines are no longer read.
+    Collecting {
+        list: List,
         error: Option<ParseError>,
     },
 }
@@ -436,128 +510,36 @@ impl Parser {
         }
         let starts_word = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
         let is_done = line.eq_ignore_ascii_case("DONE");
-        match &mut self.state {
-            State::Idle => match parse(line) {
-                Ok(Command::Board { analysis, .. }) => {
-                    self.state = State::Board {
-                        analysis,
-                        stones: Vec::new(),
-                        error: None,
-                    };
-                    Vec::new()
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Idle => {
+                let parsed = parse(line);
+                match parsed.as_ref().ok().and_then(List::opened_by) {
+                    Some(list) => {
+                        self.state = State::Collecting { list, error: None };
+                        Vec::new()
+                    }
+                    None => vec![parsed],
                 }
-                Ok(Command::Swap2Board(_)) => {
-                    self.state = State::Swap2 {
-                        stones: Vec::new(),
-                        error: None,
-                    };
-                    Vec::new()
-                }
-                Ok(Command::Block { undo, .. }) => {
-                    self.state = State::Block {
-                        undo,
-                        moves: Vec::new(),
-                        error: None,
-                    };
-                    Vec::new()
-                }
-                other => vec![other],
-            },
-            State::Board {
-                analysis,
-                stones,
-                error,
+            }
+            State::Collecting { list, error } if is_done => {
+                vec![match error {
+                    Some(e) => Err(e),
+                    None => list.finish(),
+                }]
+            }
+            State::Collecting { list, .. } if starts_word => {
+                let mut out = vec![Err(ParseError::CutShort(list.name()))];
+                out.extend(self.feed(line));
+                out
+            }
+            State::Collecting {
+                mut list,
+                mut error,
             } => {
-                let name = if *analysis { "YXBOARD" } else { "BOARD" };
-                if is_done {
-                    let out = match error.take() {
-                        Some(e) => Err(e),
-                        None => Ok(Command::Board {
-                            analysis: *analysis,
-                            stones: std::mem::take(stones),
-                        }),
-                    };
-                    self.state = State::Idle;
-                    return vec![out];
-                }
-                if starts_word {
-                    self.state = State::Idle;
-                    let mut out = vec![Err(ParseError::CutShort(name))];
-                    out.extend(self.feed(line));
-                    return out;
-                }
                 if error.is_none() {
-                    if stones.len() >= MAX_BOARD_LINES {
-                        *error = Some(ParseError::TooManyStones(name));
-                    } else {
-                        match board_stone(line) {
-                            Ok(s) => stones.push(s),
-                            Err(e) => *error = Some(e),
-                        }
-                    }
+                    error = list.push(line).err();
                 }
-                Vec::new()
-            }
-            State::Swap2 { stones, error } => {
-                const C: &str = "SWAP2BOARD";
-                if is_done {
-                    let out = match error.take() {
-                        Some(e) => Err(e),
-                        None if ![0, 3, 5].contains(&stones.len()) => {
-                            Err(ParseError::Swap2Count(stones.len()))
-                        }
-                        None => Ok(Command::Swap2Board(std::mem::take(stones))),
-                    };
-                    self.state = State::Idle;
-                    return vec![out];
-                }
-                if starts_word {
-                    self.state = State::Idle;
-                    let mut out = vec![Err(ParseError::CutShort(C))];
-                    out.extend(self.feed(line));
-                    return out;
-                }
-                if error.is_none() {
-                    if stones.len() >= 5 {
-                        *error = Some(ParseError::TooManyStones(C));
-                    } else {
-                        match coord(C, line) {
-                            Ok(p) => stones.push(p),
-                            Err(_) => *error = Some(ParseError::BadStone(C, line.to_string())),
-                        }
-                    }
-                }
-                Vec::new()
-            }
-            State::Block { undo, moves, error } => {
-                let name = if *undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
-                if is_done {
-                    let out = match error.take() {
-                        Some(e) => Err(e),
-                        None => Ok(Command::Block {
-                            undo: *undo,
-                            moves: std::mem::take(moves),
-                        }),
-                    };
-                    self.state = State::Idle;
-                    return vec![out];
-                }
-                if starts_word {
-                    self.state = State::Idle;
-                    let mut out = vec![Err(ParseError::CutShort(name))];
-                    out.extend(self.feed(line));
-                    return out;
-                }
-                if error.is_none() {
-                    if moves.len() >= MAX_BOARD_LINES {
-                        *error = Some(ParseError::TooManyStones(name));
-                    } else {
-                        match coord(name, line) {
-                            Ok(p) => moves.push(p),
-                            Err(_) => *error = Some(ParseError::BadStone(name, line.to_string())),
-                        }
-                    }
-                }
+                self.state = State::Collecting { list, error };
                 Vec::new()
             }
         }
