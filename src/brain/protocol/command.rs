@@ -1,7 +1,8 @@
 //! Protocol input: one manager line → a typed `Command` (or a typed
 //! `ParseError`), and the small state machine (`Parser`) that assembles the
 //! multi-line commands `BOARD`/`YXBOARD … DONE`, `SWAP2BOARD … DONE` and
-//! `YXBLOCK`/`YXBLOCKUNDO … DONE`.
+//! `YXBLOCK`/`YXBLOCKUNDO … DONE`: one machine for all of them, each list's
+//! own rules (name, line limit, line reader, command at DONE) in `List`.
 //!
 //! Nothing here touches a board: coordinates stay as the manager sent them
 //! (signed, possibly out of range); the session checks them against the board.
@@ -118,15 +119,15 @@ pub enum ParseError {
     BadCoord(&'static str, String),
     /// Extra arguments after a complete command.
     Trailing(&'static str, String),
-    /// A stone line inside BOARD or SWAP2BOARD that cannot be read.
+    /// A line inside BOARD, SWAP2BOARD or YXBLOCK that cannot be read.
     BadStone(&'static str, String),
-    /// BOARD/SWAP2BOARD interrupted by another command before DONE.
+    /// BOARD/SWAP2BOARD/YXBLOCK interrupted by another command before DONE.
     CutShort(&'static str),
-    /// Too many stone lines before DONE.
+    /// Too many lines before DONE.
     TooManyStones(&'static str),
     /// SWAP2BOARD with a stone count other than 0, 3 or 5.
     Swap2Count(usize),
-    /// DONE without a BOARD or SWAP2BOARD.
+    /// DONE without a BOARD, SWAP2BOARD or YXBLOCK.
     StrayDone,
     /// A line longer than the reader accepts.
     TooLong(usize),
@@ -380,22 +381,95 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     }
 }
 
+/// A multi-line list being collected, with the lines read so far. Each kind
+/// names itself in errors, caps its lines, reads a line its own way and
+/// makes its command at DONE; the `Parser` runs the one state machine for all.
+#[derive(Debug)]
+enum List {
+    Board {
+        analysis: bool,
+        stones: Vec<BoardStone>,
+    },
+    Swap2(Vec<(i64, i64)>),
+    Block {
+        undo: bool,
+        moves: Vec<(i64, i64)>,
+    },
+}
+
+impl List {
+    /// The empty list that `cmd` (as `parse` returns it) opens, if any.
+    fn opened_by(cmd: &Command) -> Option<List> {
+        match *cmd {
+            Command::Board { analysis, .. } => Some(List::Board {
+                analysis,
+                stones: Vec::new(),
+            }),
+            Command::Swap2Board(_) => Some(List::Swap2(Vec::new())),
+            Command::Block { undo, .. } => Some(List::Block {
+                undo,
+                moves: Vec::new(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The command name its errors carry.
+    fn name(&self) -> &'static str {
+        match self {
+            List::Board {
+                analysis: false, ..
+            } => "BOARD",
+            List::Board { analysis: true, .. } => "YXBOARD",
+            List::Swap2(_) => "SWAP2BOARD",
+            List::Block { undo: false, .. } => "YXBLOCK",
+            List::Block { undo: true, .. } => "YXBLOCKUNDO",
+        }
+    }
+
+    /// Read one more line into the list: `TooManyStones` once it holds its
+    /// most, `BadStone` for a line that is not one of its items.
+    fn push(&mut self, line: &str) -> Result<(), ParseError> {
+        let name = self.name();
+        let (len, limit) = match self {
+            List::Board { stones, .. } => (stones.len(), MAX_BOARD_LINES),
+            List::Swap2(points) => (points.len(), 5),
+            List::Block { moves, .. } => (moves.len(), MAX_BOARD_LINES),
+        };
+        if len >= limit {
+            return Err(ParseError::TooManyStones(name));
+        }
+        let bad = |_| ParseError::BadStone(name, line.to_string());
+        match self {
+            List::Board { stones, .. } => stones.push(board_stone(line)?),
+            List::Swap2(points) | List::Block { moves: points, .. } => {
+                points.push(coord(name, line).map_err(bad)?)
+            }
+        }
+        Ok(())
+    }
+
+    /// The command the complete list makes (SWAP2BOARD: 0, 3 or 5 stones).
+    fn finish(self) -> Result<Command, ParseError> {
+        match self {
+            List::Board { analysis, stones } => Ok(Command::Board { analysis, stones }),
+            List::Swap2(stones) if ![0, 3, 5].contains(&stones.len()) => {
+                Err(ParseError::Swap2Count(stones.len()))
+            }
+            List::Swap2(stones) => Ok(Command::Swap2Board(stones)),
+            List::Block { undo, moves } => Ok(Command::Block { undo, moves }),
+        }
+    }
+}
+
 /// What the parser is in the middle of.
 #[derive(Debug)]
 enum State {
     Idle,
-    Board {
-        analysis: bool,
-        stones: Vec<BoardStone>,
-        error: Option<ParseError>,
-    },
-    Swap2 {
-        stones: Vec<(i64, i64)>,
-        error: Option<ParseError>,
-    },
-    Block {
-        undo: bool,
-        moves: Vec<(i64, i64)>,
+    /// A list until DONE; `error` is its first bad line (or overflow), after
+    /// which its lines are no longer read.
+    Collecting {
+        list: List,
         error: Option<ParseError>,
     },
 }
@@ -436,128 +510,36 @@ impl Parser {
         }
         let starts_word = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
         let is_done = line.eq_ignore_ascii_case("DONE");
-        match &mut self.state {
-            State::Idle => match parse(line) {
-                Ok(Command::Board { analysis, .. }) => {
-                    self.state = State::Board {
-                        analysis,
-                        stones: Vec::new(),
-                        error: None,
-                    };
-                    Vec::new()
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Idle => {
+                let parsed = parse(line);
+                match parsed.as_ref().ok().and_then(List::opened_by) {
+                    Some(list) => {
+                        self.state = State::Collecting { list, error: None };
+                        Vec::new()
+                    }
+                    None => vec![parsed],
                 }
-                Ok(Command::Swap2Board(_)) => {
-                    self.state = State::Swap2 {
-                        stones: Vec::new(),
-                        error: None,
-                    };
-                    Vec::new()
-                }
-                Ok(Command::Block { undo, .. }) => {
-                    self.state = State::Block {
-                        undo,
-                        moves: Vec::new(),
-                        error: None,
-                    };
-                    Vec::new()
-                }
-                other => vec![other],
-            },
-            State::Board {
-                analysis,
-                stones,
-                error,
+            }
+            State::Collecting { list, error } if is_done => {
+                vec![match error {
+                    Some(e) => Err(e),
+                    None => list.finish(),
+                }]
+            }
+            State::Collecting { list, .. } if starts_word => {
+                let mut out = vec![Err(ParseError::CutShort(list.name()))];
+                out.extend(self.feed(line));
+                out
+            }
+            State::Collecting {
+                mut list,
+                mut error,
             } => {
-                let name = if *analysis { "YXBOARD" } else { "BOARD" };
-                if is_done {
-                    let out = match error.take() {
-                        Some(e) => Err(e),
-                        None => Ok(Command::Board {
-                            analysis: *analysis,
-                            stones: std::mem::take(stones),
-                        }),
-                    };
-                    self.state = State::Idle;
-                    return vec![out];
-                }
-                if starts_word {
-                    self.state = State::Idle;
-                    let mut out = vec![Err(ParseError::CutShort(name))];
-                    out.extend(self.feed(line));
-                    return out;
-                }
                 if error.is_none() {
-                    if stones.len() >= MAX_BOARD_LINES {
-                        *error = Some(ParseError::TooManyStones(name));
-                    } else {
-                        match board_stone(line) {
-                            Ok(s) => stones.push(s),
-                            Err(e) => *error = Some(e),
-                        }
-                    }
+                    error = list.push(line).err();
                 }
-                Vec::new()
-            }
-            State::Swap2 { stones, error } => {
-                const C: &str = "SWAP2BOARD";
-                if is_done {
-                    let out = match error.take() {
-                        Some(e) => Err(e),
-                        None if ![0, 3, 5].contains(&stones.len()) => {
-                            Err(ParseError::Swap2Count(stones.len()))
-                        }
-                        None => Ok(Command::Swap2Board(std::mem::take(stones))),
-                    };
-                    self.state = State::Idle;
-                    return vec![out];
-                }
-                if starts_word {
-                    self.state = State::Idle;
-                    let mut out = vec![Err(ParseError::CutShort(C))];
-                    out.extend(self.feed(line));
-                    return out;
-                }
-                if error.is_none() {
-                    if stones.len() >= 5 {
-                        *error = Some(ParseError::TooManyStones(C));
-                    } else {
-                        match coord(C, line) {
-                            Ok(p) => stones.push(p),
-                            Err(_) => *error = Some(ParseError::BadStone(C, line.to_string())),
-                        }
-                    }
-                }
-                Vec::new()
-            }
-            State::Block { undo, moves, error } => {
-                let name = if *undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
-                if is_done {
-                    let out = match error.take() {
-                        Some(e) => Err(e),
-                        None => Ok(Command::Block {
-                            undo: *undo,
-                            moves: std::mem::take(moves),
-                        }),
-                    };
-                    self.state = State::Idle;
-                    return vec![out];
-                }
-                if starts_word {
-                    self.state = State::Idle;
-                    let mut out = vec![Err(ParseError::CutShort(name))];
-                    out.extend(self.feed(line));
-                    return out;
-                }
-                if error.is_none() {
-                    if moves.len() >= MAX_BOARD_LINES {
-                        *error = Some(ParseError::TooManyStones(name));
-                    } else {
-                        match coord(name, line) {
-                            Ok(p) => moves.push(p),
-                            Err(_) => *error = Some(ParseError::BadStone(name, line.to_string())),
-                        }
-                    }
-                }
+                self.state = State::Collecting { list, error };
                 Vec::new()
             }
         }
@@ -764,5 +746,189 @@ mod tests {
             p.feed("DONE"),
             vec![Ok(Command::Swap2Board(vec![(7, 7), (7, 8), (8, 8)]))]
         );
+    }
+
+    /// One of the five list openers, for the tests every list must pass.
+    struct ListCase {
+        open: &'static str,
+        /// The name its errors carry.
+        name: &'static str,
+        limit: usize,
+        good: &'static str,
+        /// The name a bad line's `BadStone` carries: BOARD's stone reader
+        /// says BOARD for YXBOARD too.
+        bad_name: &'static str,
+        /// The command `n` good lines make.
+        made: fn(usize) -> Command,
+    }
+
+    const STONE: BoardStone = BoardStone {
+        x: 7,
+        y: 7,
+        field: Field::Own,
+    };
+
+    fn list_cases() -> [ListCase; 5] {
+        [
+            ListCase {
+                open: "BOARD",
+                name: "BOARD",
+                limit: MAX_BOARD_LINES,
+                good: "7,7,1",
+                bad_name: "BOARD",
+                made: |n| Command::Board {
+                    analysis: false,
+                    stones: vec![STONE; n],
+                },
+            },
+            ListCase {
+                open: "yxboard",
+                name: "YXBOARD",
+                limit: MAX_BOARD_LINES,
+                good: "7,7,1",
+                bad_name: "BOARD",
+                made: |n| Command::Board {
+                    analysis: true,
+                    stones: vec![STONE; n],
+                },
+            },
+            ListCase {
+                open: "SWAP2BOARD",
+                name: "SWAP2BOARD",
+                limit: 5,
+                good: "7,7",
+                bad_name: "SWAP2BOARD",
+                made: |n| Command::Swap2Board(vec![(7, 7); n]),
+            },
+            ListCase {
+                open: "YXBLOCK",
+                name: "YXBLOCK",
+                limit: MAX_BOARD_LINES,
+                good: "7,7",
+                bad_name: "YXBLOCK",
+                made: |n| Command::Block {
+                    undo: false,
+                    moves: vec![(7, 7); n],
+                },
+            },
+            ListCase {
+                open: "YxBlockUndo",
+                name: "YXBLOCKUNDO",
+                limit: MAX_BOARD_LINES,
+                good: "7,7",
+                bad_name: "YXBLOCKUNDO",
+                made: |n| Command::Block {
+                    undo: true,
+                    moves: vec![(7, 7); n],
+                },
+            },
+        ]
+    }
+
+    /// Open `c` and feed it `n` good lines, none of which answers.
+    fn fill(p: &mut Parser, c: &ListCase, n: usize) {
+        assert!(p.feed(c.open).is_empty(), "{}", c.open);
+        for _ in 0..n {
+            assert!(p.feed(c.good).is_empty(), "{}", c.open);
+        }
+        assert!(p.collecting(), "{}", c.open);
+    }
+
+    #[test]
+    fn every_list_holds_at_most_its_limit() {
+        for c in list_cases() {
+            let mut p = Parser::new();
+            fill(&mut p, &c, c.limit);
+            assert_eq!(p.feed("DONE"), vec![Ok((c.made)(c.limit))], "{}", c.open);
+            assert!(!p.collecting());
+            fill(&mut p, &c, c.limit + 1);
+            assert_eq!(
+                p.feed("done"),
+                vec![Err(ParseError::TooManyStones(c.name))],
+                "{}",
+                c.open
+            );
+            // The first error stays: a bad line after the overflow does not
+            // replace it, and an overflow after a bad line does not either.
+            fill(&mut p, &c, c.limit + 1);
+            assert!(p.feed("1,x").is_empty());
+            assert_eq!(
+                p.feed("Done"),
+                vec![Err(ParseError::TooManyStones(c.name))],
+                "{}",
+                c.open
+            );
+            fill(&mut p, &c, 0);
+            assert!(p.feed("1,x").is_empty());
+            for _ in 0..=c.limit {
+                assert!(p.feed(c.good).is_empty());
+            }
+            assert_eq!(
+                p.feed("DONE"),
+                vec![Err(ParseError::BadStone(c.bad_name, "1,x".into()))],
+                "{}",
+                c.open
+            );
+            assert_eq!(p.feed("DONE"), vec![Err(ParseError::StrayDone)]);
+        }
+    }
+
+    #[test]
+    fn every_list_is_cut_short_by_a_command_line_then_parses_it() {
+        let cases = list_cases();
+        for (i, c) in cases.iter().enumerate() {
+            let mut p = Parser::new();
+            fill(&mut p, c, 1);
+            assert_eq!(
+                p.feed("about"),
+                vec![Err(ParseError::CutShort(c.name)), Ok(Command::About)],
+                "{}",
+                c.open
+            );
+            assert!(!p.collecting());
+            // A poisoned list is cut short alike, its error dropped.
+            fill(&mut p, c, 0);
+            assert!(p.feed(" 1 , x ").is_empty());
+            assert_eq!(
+                p.feed("TURN 1,2"),
+                vec![Err(ParseError::CutShort(c.name)), Ok(Command::Turn(1, 2))],
+                "{}",
+                c.open
+            );
+            // The line is parsed as it stands: an unknown word, or the
+            // opener of another list (which is then collected).
+            fill(&mut p, c, 2);
+            assert_eq!(
+                p.feed("FOO"),
+                vec![
+                    Err(ParseError::CutShort(c.name)),
+                    Err(ParseError::UnknownCommand("FOO".into()))
+                ],
+                "{}",
+                c.open
+            );
+            let next = &cases[(i + 1) % cases.len()];
+            fill(&mut p, c, 1);
+            assert_eq!(
+                p.feed(next.open),
+                vec![Err(ParseError::CutShort(c.name))],
+                "{}",
+                c.open
+            );
+            assert!(p.collecting());
+            assert_eq!(p.feed("dOnE"), vec![Ok((next.made)(0))], "{}", next.open);
+            // A bad line poisons the list until DONE (trimmed in the error).
+            fill(&mut p, c, 1);
+            assert!(p.feed(" 1 , x ").is_empty());
+            assert!(p.feed(c.good).is_empty());
+            assert!(p.collecting());
+            assert_eq!(
+                p.feed("DONE"),
+                vec![Err(ParseError::BadStone(c.bad_name, "1 , x".into()))],
+                "{}",
+                c.open
+            );
+            assert!(!p.collecting());
+        }
     }
 }
