@@ -192,6 +192,35 @@ pub struct PolicyCuts {
     pub prune: bool,
 }
 
+/// Beta cutoffs by the move that made them, and fail-low nodes (see
+/// `Tree::cutoffs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cutoffs {
+    /// The table's move; the first move of the list; the 2nd–4th; later.
+    pub by: [u64; 4],
+    /// Nodes whose moves all failed low, and the moves they searched
+    /// (the table's move included).
+    pub fail_low: u64,
+    pub fail_low_moves: u64,
+}
+
+impl Cutoffs {
+    pub fn add(&mut self, o: &Cutoffs) {
+        for (a, b) in self.by.iter_mut().zip(o.by) {
+            *a += b;
+        }
+        self.fail_low += o.fail_low;
+        self.fail_low_moves += o.fail_low_moves;
+    }
+
+    /// The share of cutoffs made by the table's move or the first move
+    /// searched (0 when there were none).
+    pub fn first_share(&self) -> f64 {
+        let all: u64 = self.by.iter().sum();
+        (self.by[0] + self.by[1]) as f64 / all.max(1) as f64
+    }
+}
+
 /// Per-search state of the tree walk.
 pub struct Tree<'a, 'b> {
     pub pos: Position<'b>,
@@ -201,6 +230,11 @@ pub struct Tree<'a, 'b> {
     /// Table probes in the tree, and how many found an entry.
     pub tt_probes: u64,
     pub tt_hits: u64,
+    /// Move-ordering diagnostics (`bench` prints them): beta cutoffs in the
+    /// main search by the move that made them — the table's move, the first
+    /// generated move searched, the second to fourth, a later one — and the
+    /// nodes that searched moves and found none.
+    pub cutoffs: Cutoffs,
     pub aborted: bool,
     pub stop: &'a AtomicBool,
     pub plan: TimePlan,
@@ -250,6 +284,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             nodes: 0,
             tt_probes: 0,
             tt_hits: 0,
+            cutoffs: Cutoffs::default(),
             aborted: false,
             stop: limits.stop,
             plan: limits.plan,
@@ -572,6 +607,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 alpha = score;
                 self.set_pv(ply, hash_move);
                 if score >= beta {
+                    self.cutoffs.by[0] += 1;
                     self.tt
                         .store(key, ply, depth, best, Bound::Lower, best_move);
                     return best;
@@ -628,6 +664,8 @@ impl<'a, 'b> Tree<'a, 'b> {
         };
 
         let mut quiets_tried: Vec<Pos> = Vec::new();
+        // Moves of the list searched so far (the ordering diagnostics).
+        let mut searched = 0usize;
         for i in 0..scored.len() {
             if i == params::SORTED_HEAD() {
                 sort_tail(&mut scored);
@@ -655,6 +693,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                     continue;
                 }
             }
+            searched += 1;
             self.make(m);
             // The larger of the single-reply and the singular extension.
             let forced_ext = if extend {
@@ -705,6 +744,11 @@ impl<'a, 'b> Tree<'a, 'b> {
                         if quiet {
                             self.ord.cutoff(ply, stm, m, plies(depth), &quiets_tried);
                         }
+                        self.cutoffs.by[match searched {
+                            1 => 1,
+                            2..=4 => 2,
+                            _ => 3,
+                        }] += 1;
                         break;
                     }
                     // Alpha raised without a cutoff (a PV node): the moves
@@ -718,6 +762,10 @@ impl<'a, 'b> Tree<'a, 'b> {
             if quiet {
                 quiets_tried.push(m);
             }
+        }
+        if best <= orig_alpha {
+            self.cutoffs.fail_low += 1;
+            self.cutoffs.fail_low_moves += (searched + hash_done as usize) as u64;
         }
         let bound = if best >= beta {
             Bound::Lower

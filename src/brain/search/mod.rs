@@ -41,6 +41,7 @@ use crate::brain::game::{Board, Pos};
 use crate::brain::types::Score;
 use time::TimePlan;
 
+pub use alphabeta::Cutoffs;
 use alphabeta::{PolicyCuts, Tree, TreeLimits};
 use movegen::Position;
 use ordering::Ordering as MoveOrdering;
@@ -173,6 +174,8 @@ pub struct SearchStats {
     pub seldepth: usize,
     pub tt_probes: u64,
     pub tt_hits: u64,
+    /// The main thread's cutoffs by move (ordering diagnostics).
+    pub cutoffs: Cutoffs,
     pub elapsed: Duration,
 }
 
@@ -608,7 +611,7 @@ impl Searcher {
         };
         let out = deepening.run(&mut tree, &moves, on_info, on_root);
         let seldepth = tree.seldepth;
-        let (tt_probes, tt_hits) = (tree.tt_probes, tree.tt_hits);
+        let (tt_probes, tt_hits, cutoffs) = (tree.tt_probes, tree.tt_hits, tree.cutoffs);
         drop(tree);
         let mut best = out.completed[0].clone();
         complete_pv(&self.tt, board, &mut best.pv);
@@ -633,6 +636,7 @@ impl Searcher {
             seldepth,
             tt_probes,
             tt_hits,
+            cutoffs,
             elapsed: req.start.elapsed(),
         };
         SearchResult {

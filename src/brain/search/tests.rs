@@ -266,6 +266,25 @@ fn same_search_same_nodes() {
     assert_eq!(counts[0], counts[1]);
 }
 
+/// The ordering diagnostics count what the search did: a deeper search
+/// makes more cutoffs; each fail-low node searched at least one move; a
+/// search that ends at the root probe (a five to make) counts none.
+#[test]
+fn cutoff_counts_follow_the_search() {
+    let count = |text: &str, depth: u32| {
+        let mut b = Board::from_ascii(text, RuleSet::FREESTYLE).unwrap();
+        let mut s = Searcher::with_tt_bytes(1 << 20);
+        s.search(&mut b, &depth_req(depth), &mut |_| {});
+        s.stats.cutoffs
+    };
+    let (shallow, deep) = (count(OPENING_15, 3), count(OPENING_15, 6));
+    let total = |c: &Cutoffs| c.by.iter().sum::<u64>();
+    assert!(total(&shallow) > 0 && total(&deep) > total(&shallow));
+    assert!(deep.fail_low > 0 && deep.fail_low_moves >= deep.fail_low);
+    assert!((0.0..=1.0).contains(&deep.first_share()));
+    assert_eq!(count(WIN_IN_ONE, 6), Cutoffs::default());
+}
+
 #[test]
 fn empty_and_full_boards() {
     let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();

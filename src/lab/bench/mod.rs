@@ -25,6 +25,7 @@ use crate::brain::engine::{Engine, EvalKind, Limits, SearchOptions};
 use crate::brain::eval::Evaluator;
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::game::{Board, Pos};
+use crate::brain::search::Cutoffs;
 use crate::brain::types::{score_text, RuleSet};
 use crate::cli::{eval_kind, search_switch, set_param};
 use setup::BENCH_TT_BYTES;
@@ -167,6 +168,8 @@ pub struct BenchLine {
     pub best: (usize, usize),
     pub elapsed: Duration,
     pub tt_hit_rate: f64,
+    /// The main thread's beta cutoffs by move (ordering diagnostics).
+    pub cutoffs: Cutoffs,
 }
 
 #[derive(Clone, Debug)]
@@ -190,6 +193,13 @@ impl BenchReport {
     pub fn tt_hit_rate(&self) -> f64 {
         let n = self.lines.len().max(1) as f64;
         self.lines.iter().map(|l| l.tt_hit_rate).sum::<f64>() / n
+    }
+
+    /// The cutoffs over the suite.
+    pub fn cutoffs(&self) -> Cutoffs {
+        let mut c = Cutoffs::default();
+        self.lines.iter().for_each(|l| c.add(&l.cutoffs));
+        c
     }
 }
 
@@ -226,6 +236,7 @@ fn run_one(
         },
         elapsed: t0.elapsed(),
         tt_hit_rate: st.tt_hits as f64 / st.tt_probes.max(1) as f64,
+        cutoffs: st.cutoffs,
     }
 }
 
@@ -439,6 +450,20 @@ fn print_report(r: &BenchReport) {
     println!("Nodes searched  : {}", r.total_nodes);
     println!("Nodes/second    : {:.0}", r.nps());
     println!("TT hit rate     : {:.1}%", r.tt_hit_rate() * 100.0);
+    let c = r.cutoffs();
+    let all = c.by.iter().sum::<u64>().max(1) as f64;
+    let pc = |n: u64| n as f64 * 100.0 / all;
+    println!(
+        "Cutoffs         : {} ({:.1}% by the table's or the first move: table {:.1}%, first {:.1}%, 2nd-4th {:.1}%, later {:.1}%); {} fail-low nodes, {:.1} moves each",
+        c.by.iter().sum::<u64>(),
+        c.first_share() * 100.0,
+        pc(c.by[0]),
+        pc(c.by[1]),
+        pc(c.by[2]),
+        pc(c.by[3]),
+        c.fail_low,
+        c.fail_low_moves as f64 / c.fail_low.max(1) as f64
+    );
 }
 
 /// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | threats | reach … | depth …] [--eval classic|net]`;
