@@ -46,7 +46,7 @@ use crate::brain::search::{
     clamp_threads, threads_for_memory, time, tt_bytes_for, SearchRequest, SearchResult,
     SearchStats, Searcher, MAX_THREADS,
 };
-use crate::brain::types::{Color, RuleSet, Score};
+use crate::brain::types::{Color, RuleSet, Score, INFINITE};
 
 pub use crate::brain::search::time::Limits;
 pub use crate::brain::search::RootEvent;
@@ -696,6 +696,22 @@ impl Engine {
         }
     }
 
+    /// Limits for one of the balance searches (`balance::Rank`): its part
+    /// of what is left of the turn's budget as in `share_limits`, with the
+    /// turn's safety margin added back so that the search may take the
+    /// whole part (the budget already keeps a fifth of the turn back, and
+    /// the many small parts would otherwise lose most of themselves to
+    /// the margin's 40 ms floor); a node limit is split the same way,
+    /// `used` nodes being spent already.
+    fn balance_limits(limits: &Limits, parts: u64, used: u64) -> Limits {
+        let mut l = Engine::share_limits(limits, parts);
+        l.turn_ms = l.turn_ms.map(|t| t + time::turn_margin(t));
+        l.max_nodes = limits
+            .max_nodes
+            .map(|n| (n.saturating_sub(used) / parts.max(1)).max(1));
+        l
+    }
+
     /// YXBALANCEONE (`two` false) / YXBALANCETWO: the move(s) after which
     /// the engine's board is closest to `bias` for the side to move now
     /// (`balance`); the board becomes the position after them.
@@ -711,12 +727,31 @@ impl Engine {
         if board.is_full() {
             return Err("board is full: the game is a draw".into());
         }
+        let mut nodes = 0;
         let mut rank = |pos: &Board, n: usize, parts: u64| {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err("stopped".to_string());
+            }
             if pos.is_full() || finished(pos).is_some() {
                 return Err("the game is over".to_string());
             }
-            let l = Engine::share_limits(limits, parts);
-            self.rank(pos, n, &l, stop, on)
+            let l = Engine::balance_limits(limits, parts, nodes);
+            let n = n.max(1).min(pos.empty_cells().count());
+            let result = self.think(pos, &l, n, stop, on);
+            nodes += self.stats().nodes;
+            // Only exact scores: a search stopped before its first
+            // iteration ranks its moves unsearched.
+            let ranked: Vec<(Pos, Score)> = result
+                .map(|r| r.ranked)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|&(p, s)| s.abs() < INFINITE && is_legal(pos, p))
+                .take(n)
+                .collect();
+            if ranked.is_empty() {
+                return Err("no move scored".to_string());
+            }
+            Ok(ranked)
         };
         let d = if two {
             balance::two(board, bias, &mut rank)?
@@ -934,6 +969,23 @@ mod tests {
         assert!(d.moves.iter().all(|&p| board.cell(p) == EMPTY));
         assert_ne!(d.moves[0], d.moves[1]);
         assert_eq!(e.board().unwrap().stone_count(), 8);
+    }
+
+    /// A balance asked for with the stop raised answers nothing and leaves
+    /// the board as it was.
+    #[test]
+    fn a_stopped_balance_changes_nothing() {
+        let mut board = Board::square(15, RuleSet::FREESTYLE).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (8, 6)] {
+            board.play(board.pos(x, y).unwrap());
+        }
+        let mut e = small();
+        e.set_board(board.clone());
+        let stop = Arc::new(AtomicBool::new(true));
+        for two in [false, true] {
+            assert!(e.balance(two, 0, &depth(4), &stop, &mut |_| {}).is_err());
+            assert_eq!(e.board().unwrap().hash(), board.hash());
+        }
     }
 
     /// The net given to the engine (`with_options`, `set_net`) is the one
