@@ -64,7 +64,7 @@ use crate::brain::hugepages::HugeTable;
 use crate::brain::types::{Color, Rule, Score};
 
 use net::accum::NetState;
-use net::QuantNet;
+use net::{Kernel, QuantNet};
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
 
 /// Which evaluation `Evaluator::evaluate` gives: the classical pattern
@@ -278,14 +278,36 @@ impl Evaluator {
             frames: Vec::new(),
             net,
         };
-        for &p in board.cells() {
-            if ev.net.is_some() {
-                ev.refresh::<true>(board, p);
-            } else {
-                ev.refresh::<false>(board, p);
-            }
+        match ev.net.as_ref().map(|n| n.kernel()) {
+            None => ev.refresh_all::<0>(board),
+            Some(Kernel::Scalar) => ev.refresh_all::<{ net::SCALAR }>(board),
+            #[cfg(target_arch = "x86_64")]
+            Some(Kernel::Sse2) => ev.refresh_all::<{ net::SSE2 }>(board),
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel`).
+            #[cfg(target_arch = "x86_64")]
+            Some(Kernel::Avx2) => unsafe { ev.refresh_all_avx2(board) },
         }
         ev
+    }
+
+    /// Refresh every cell of `board` (`NET` as in `refresh_around`).
+    #[inline(always)]
+    fn refresh_all<const NET: u8>(&mut self, board: &Board) {
+        for &p in board.cells() {
+            self.refresh::<NET>(board, p);
+        }
+        self.flush::<NET>();
+    }
+
+    /// `refresh_all` with the AVX2 kernel, in a function that enables
+    /// AVX2.
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refresh_all_avx2(&mut self, board: &Board) {
+        self.refresh_all::<{ net::AVX2 }>(board);
     }
 
     /// Bring the cache up to date after a stone was placed on or removed
@@ -295,15 +317,46 @@ impl Evaluator {
         if self.net.is_some() {
             self.refresh_around_net(board, p, false);
         } else {
-            self.refresh_around::<false>(board, p, false);
+            self.refresh_around::<0>(board, p, false);
         }
     }
 
     /// `refresh_around` with the net, out of line so that the classical
-    /// `update` and `push` keep the code they had without it.
+    /// `update` and `push` keep the code they had without it: compiled
+    /// once per kernel, AVX2's in a function that enables AVX2 (so the
+    /// per-cell kernels inline into the update).
     #[inline(never)]
     fn refresh_around_net(&mut self, board: &Board, p: Pos, save: bool) {
-        self.refresh_around::<true>(board, p, save);
+        match self.net.as_ref().expect("a net").kernel() {
+            Kernel::Scalar => self.refresh_around::<{ net::SCALAR }>(board, p, save),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => self.refresh_around::<{ net::SSE2 }>(board, p, save),
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel`).
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { self.refresh_around_avx2(board, p, save) },
+        }
+    }
+
+    /// `refresh_around` with the AVX2 kernel, in a function that enables
+    /// AVX2.
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refresh_around_avx2(&mut self, board: &Board, p: Pos, save: bool) {
+        self.refresh_around::<{ net::AVX2 }>(board, p, save);
+    }
+
+    /// With the net, add what the cells changed to its pools (the end of
+    /// every update).
+    #[inline(always)]
+    fn flush<const NET: u8>(&mut self) {
+        if NET != 0 {
+            if let Some(n) = &mut self.net {
+                n.flush::<NET>();
+            }
+        }
     }
 
     /// `update` for a stone just placed on `p`, remembering the cells it
@@ -321,16 +374,16 @@ impl Evaluator {
             n.push();
             self.refresh_around_net(board, p, true);
         } else {
-            self.refresh_around::<false>(board, p, true);
+            self.refresh_around::<0>(board, p, true);
         }
     }
 
     /// Log cell `i` on the undo stack as it is now (and, with `NET`, its
     /// accumulators).
     #[inline(always)]
-    fn save<const NET: bool>(&mut self, i: usize) {
+    fn save<const NET: u8>(&mut self, i: usize) {
         self.undo.push((i as u32, self.cells[i]));
-        if NET {
+        if NET != 0 {
             if let Some(n) = &mut self.net {
                 n.save(i);
             }
@@ -339,9 +392,11 @@ impl Evaluator {
 
     /// Refresh `p` and the empty cells within `reach` of it on its four
     /// lines (each in that line's direction only); with `save`, log each
-    /// cell on the undo stack before it changes.
+    /// cell on the undo stack before it changes. `NET`: 0 without a net,
+    /// else the net's kernel (`net::SCALAR`, `SSE2`, `AVX2`: the per-cell
+    /// work inlines here, and the net's pools are flushed at the end).
     #[inline(always)]
-    fn refresh_around<const NET: bool>(&mut self, board: &Board, p: Pos, save: bool) {
+    fn refresh_around<const NET: u8>(&mut self, board: &Board, p: Pos, save: bool) {
         if save {
             self.save::<NET>(p.idx());
         }
@@ -356,6 +411,7 @@ impl Evaluator {
                 }
             }
         }
+        self.flush::<NET>();
     }
 
     /// Refresh direction `d` of the empty cell `q`, and its class and value
@@ -364,7 +420,7 @@ impl Evaluator {
     /// Both colours' codes come from one table load and are applied as
     /// read (`set_codes`), not looked up again.
     #[inline(always)]
-    fn refresh_line<const NET: bool>(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
+    fn refresh_line<const NET: u8>(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
         let [b, w] = self.table.both(board.line_key(q, d));
         let new = [line_code(b), line_code(w)];
         let shift = 4 * d;
@@ -415,14 +471,14 @@ impl Evaluator {
     /// Recompute all four line codes of cell `p`, then its class and value
     /// (an occupied cell leaves the totals).
     #[inline]
-    fn refresh<const NET: bool>(&mut self, board: &Board, p: Pos) {
+    fn refresh<const NET: u8>(&mut self, board: &Board, p: Pos) {
         if board.cell(p) != EMPTY {
             let c = self.cells[p.idx()];
             if c.live {
                 self.remove_from_totals(&c);
-                if NET {
+                if NET != 0 {
                     if let Some(n) = &mut self.net {
-                        n.remove_cell(p.idx());
+                        n.remove_cell::<NET>(p.idx());
                     }
                 }
             }
@@ -452,7 +508,7 @@ impl Evaluator {
     /// and values from the combination tables, and count it in the totals
     /// in place of what it held.
     #[inline(always)]
-    fn set_codes<const NET: bool>(&mut self, p: Pos, code: [u16; 2]) {
+    fn set_codes<const NET: u8>(&mut self, p: Pos, code: [u16; 2]) {
         let old = self.cells[p.idx()];
         if old.live {
             self.remove_from_totals(&old);
@@ -472,10 +528,10 @@ impl Evaluator {
             self.counts[ci][k] += 1;
         }
         self.cells[p.idx()] = c;
-        if NET {
+        if NET != 0 {
             if let Some(n) = &mut self.net {
                 let was = old.live.then_some((old.code, old.class));
-                n.set_cell(p.idx(), was, (code, c.class));
+                n.set_cell::<NET>(p.idx(), was, (code, c.class));
             }
         }
     }

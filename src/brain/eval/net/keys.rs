@@ -25,12 +25,18 @@ pub const KEYS_PER_CELL: usize = 6;
 /// the opponent's class.
 pub const ROWS: usize = LINE_KEYS + 2 * CLASSES;
 
-/// Every key a `KeyChange` can hold is below this: line keys come from
-/// 4-bit nibbles (at most `15 · 12 + 15`), class keys from `Class` (below
-/// `ROWS`). The quantized table has this many rows, the ones past `ROWS`
-/// zero, so its kernels read rows without a bounds check.
-pub const KEY_SPACE: usize = 15 * NIBBLES + 16;
-const _: () = assert!(ROWS <= KEY_SPACE);
+/// Rows of the quantized net's pair table (`QuantNet`'s `pairs`), each
+/// `2 · fp` lanes, Black's half first: a cell's two accumulators are one
+/// row of both colours, so a change of the cell is one key (`KeyChange`).
+/// Line pair `x · 12 + y` (`x` Black's nibble, `y` White's, each below 16)
+/// is `[E[x·12 + y], E[y·12 + x]]`; `CLASS_PAIRS + k` (Black's class `k`)
+/// is `[E[own k], E[opp k]]` and `CLASS_PAIRS + 16 + k` (White's class)
+/// `[E[opp k], E[own k]]`. Every key a `KeyChange` can hold is below
+/// `PAIR_ROWS` (nibbles are 4 bits, classes below 16; nibbles past 11
+/// never occur, and their keys stay below `CLASS_PAIRS`).
+pub const CLASS_PAIRS: usize = 15 * NIBBLES + 16;
+pub const PAIR_ROWS: usize = CLASS_PAIRS + 32;
+const _: () = assert!(CLASSES <= 16);
 
 /// Rows of the embedding table (`ROWS`).
 pub const fn rows() -> usize {
@@ -64,111 +70,88 @@ fn keys_both(code: [u16; 2], class: [usize; 2]) -> [[u16; KEYS_PER_CELL]; 2] {
     k
 }
 
-/// How a cell's six keys per colour change: a cell joining the pool
-/// (`fresh`: all six keys in `adds`) or a counted cell whose keys `subs[..n]`
-/// become `adds[..n]` (the same count for both colours: a direction's pair
-/// of nibbles keys both, and each class keys one row of each colour).
-/// Its fields are private: every key in one is below `KEY_SPACE`, and
-/// `n` at most `KEYS_PER_CELL`, by construction.
+/// How a cell's keys change, as pair rows (`PAIR_ROWS`: one key moves both
+/// colours' accumulators): a cell joining the pool (`Fresh`: its six pair
+/// rows, one per direction and one per colour's class, `rows`) or
+/// a counted cell going from one state to another (`Between`: the rows of
+/// a changed direction or class are swapped, `swaps`). Every key
+/// either gives is below `PAIR_ROWS` (nibbles are 4 bits, classes below
+/// 16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct KeyChange {
-    fresh: bool,
-    n: usize,
-    subs: [[u16; KEYS_PER_CELL]; 2],
-    adds: [[u16; KEYS_PER_CELL]; 2],
+pub(super) enum KeyChange {
+    Fresh(CellState),
+    Between(CellState, CellState),
 }
 
 /// A cell's line codes and classes.
 pub(super) type CellState = ([u16; 2], [Class; 2]);
 
+/// The pair row of direction `d`'s nibbles.
+#[inline(always)]
+fn line_pair(code: [u16; 2], d: usize) -> u16 {
+    ((code[0] >> (4 * d)) & 15) * NIBBLES as u16 + ((code[1] >> (4 * d)) & 15)
+}
+
+/// The pair row of colour `side`'s class `k`.
+#[inline(always)]
+fn class_pair(side: usize, k: Class) -> u16 {
+    (CLASS_PAIRS + 16 * side + k as usize) as u16
+}
+
 impl KeyChange {
-    /// (fresh, n, rows to take out, rows to add).
+    /// A fresh cell's six pair rows, in order (directions, then Black's
+    /// and White's class).
     #[inline(always)]
-    #[allow(clippy::type_complexity)]
-    pub fn parts(
-        &self,
-    ) -> (
-        bool,
-        usize,
-        &[[u16; KEYS_PER_CELL]; 2],
-        &[[u16; KEYS_PER_CELL]; 2],
-    ) {
-        (self.fresh, self.n, &self.subs, &self.adds)
+    pub fn rows((code, class): CellState) -> [u16; KEYS_PER_CELL] {
+        let d = |d| line_pair(code, d);
+        [d(0), d(1), d(2), d(3), class_pair(0, class[0]), class_pair(1, class[1])]
     }
 
-    /// Any change, for tests of the kernels (keys below `ROWS`, checked).
-    #[cfg(test)]
-    pub fn raw(
-        fresh: bool,
-        n: usize,
-        subs: [[u16; KEYS_PER_CELL]; 2],
-        adds: [[u16; KEYS_PER_CELL]; 2],
-    ) -> KeyChange {
-        assert!(n <= KEYS_PER_CELL);
-        assert!(subs
-            .iter()
-            .chain(&adds)
-            .flatten()
-            .all(|&k| (k as usize) < ROWS));
-        KeyChange {
-            fresh,
-            n,
-            subs,
-            adds,
+    /// `(old row, new row)` for each direction whose nibbles differ
+    /// between `old` and `new` (lowest first), then for each colour whose
+    /// class differs.
+    #[inline(always)]
+    pub fn swaps(old: CellState, new: CellState) -> Swaps {
+        Swaps {
+            old,
+            new,
+            moved: (old.0[0] ^ new.0[0]) | (old.0[1] ^ new.0[1]),
+            side: 0,
         }
     }
 
-    /// A cell joining the pool with these codes and classes.
-    #[inline(always)]
-    pub fn fresh((code, class): CellState) -> KeyChange {
-        let class = class.map(|k| k as usize);
-        KeyChange {
-            fresh: true,
-            n: KEYS_PER_CELL,
-            subs: [[0; KEYS_PER_CELL]; 2],
-            adds: keys_both(code, class),
-        }
-    }
+}
 
-    /// A counted cell going from `(code, class)` `old` to `new`: only the
-    /// keys that differ (a changed direction, a changed class).
+/// The rows a counted cell swaps (`KeyChange::swaps`): the directions
+/// whose nibbles moved (`moved`, lowest first), then the classes from
+/// colour `side` on. An iterator rather than a callback: a closure would
+/// be compiled without the AVX2 of the kernel that calls it.
+pub(super) struct Swaps {
+    old: CellState,
+    new: CellState,
+    moved: u16,
+    side: usize,
+}
+
+impl Iterator for Swaps {
+    type Item = (u16, u16);
+
     #[inline(always)]
-    pub fn between(old: CellState, new: CellState) -> KeyChange {
-        let mut c = KeyChange {
-            fresh: false,
-            n: 0,
-            subs: [[0; KEYS_PER_CELL]; 2],
-            adds: [[0; KEYS_PER_CELL]; 2],
-        };
-        let ((oc, ok), (nc, nk)) = (old, new);
-        let (ok, nk) = (ok.map(|k| k as usize), nk.map(|k| k as usize));
-        let moved = (oc[0] ^ nc[0]) | (oc[1] ^ nc[1]);
-        let pair = |code: [u16; 2], d: usize| {
-            let (x, y) = ((code[0] >> (4 * d)) & 15, (code[1] >> (4 * d)) & 15);
-            [x * NIBBLES as u16 + y, y * NIBBLES as u16 + x]
-        };
-        let mut push = |sub: [u16; 2], add: [u16; 2]| {
-            for side in 0..2 {
-                c.subs[side][c.n] = sub[side];
-                c.adds[side][c.n] = add[side];
-            }
-            c.n += 1;
-        };
-        for d in 0..4 {
-            if (moved >> (4 * d)) & 15 != 0 {
-                push(pair(oc, d), pair(nc, d));
+    fn next(&mut self) -> Option<(u16, u16)> {
+        let ((oc, ok), (nc, nk)) = (self.old, self.new);
+        if self.moved != 0 {
+            let d = self.moved.trailing_zeros() as usize / 4;
+            self.moved &= !(15 << (4 * d));
+            return Some((line_pair(oc, d), line_pair(nc, d)));
+        }
+        while self.side < 2 {
+            let side = self.side;
+            self.side += 1;
+            if ok[side] != nk[side] {
+                return Some((class_pair(side, ok[side]), class_pair(side, nk[side])));
             }
         }
-        let own = |k: [usize; 2], side: usize| (LINE_KEYS + k[side]) as u16;
-        let opp = |k: [usize; 2], side: usize| (LINE_KEYS + CLASSES + k[1 - side]) as u16;
-        if ok[0] != nk[0] {
-            // Black's class: Black's own row, White's opponent row.
-            push([own(ok, 0), opp(ok, 1)], [own(nk, 0), opp(nk, 1)]);
-        }
-        if ok[1] != nk[1] {
-            push([opp(ok, 0), own(ok, 1)], [opp(nk, 0), own(nk, 1)]);
-        }
-        c
+        None
     }
 }
 
