@@ -47,11 +47,15 @@
 //! `Forbidden` class, worth nothing.
 //!
 //! With `EvalKind::Net` (`--eval net`) the evaluator also keeps the learned
-//! network's per-cell accumulators and pools (`net::accum`), updated in the
-//! same places (`set_codes`, a filled cell in `refresh`, `push`/`pop`), and
+//! network's per-cell accumulators and pools (`net::accum`), and
 //! `evaluate` returns the net's score; the classes and counters are the
-//! same. Classic evaluators carry no net state: the update code is compiled
-//! once per kind (`NET` false or true).
+//! same. `push` leaves the net behind (it logs the new state of each cell
+//! it changed beside the undo entry), `evaluate` brings it up to date frame
+//! by frame and `pop` takes back only the frames it had applied, so a move
+//! whose subtree is never scored costs the net nothing; `update` and the
+//! build change it as they go (`set_codes`, a filled cell in `refresh`).
+//! Classic evaluators carry no net state: the update code is compiled once
+//! per kind (`NET` 0, or the net's kernel).
 
 pub mod net;
 pub mod weights;
@@ -314,8 +318,10 @@ impl Evaluator {
     /// from `p` (the board already shows the change).
     #[inline]
     pub fn update(&mut self, board: &Board, p: Pos) {
-        if self.net.is_some() {
-            self.refresh_around_net(board, p, false);
+        if let Some(n) = &self.net {
+            // The net changes as the cells do: bring it up to date first.
+            n.sync(&self.undo, &self.frames);
+            self.refresh_around_net(board, p);
         } else {
             self.refresh_around::<0>(board, p, false);
         }
@@ -326,15 +332,15 @@ impl Evaluator {
     /// once per kernel, AVX2's in a function that enables AVX2 (so the
     /// per-cell kernels inline into the update).
     #[inline(never)]
-    fn refresh_around_net(&mut self, board: &Board, p: Pos, save: bool) {
+    fn refresh_around_net(&mut self, board: &Board, p: Pos) {
         match self.net.as_ref().expect("a net").kernel() {
-            Kernel::Scalar => self.refresh_around::<{ net::SCALAR }>(board, p, save),
+            Kernel::Scalar => self.refresh_around::<{ net::SCALAR }>(board, p, false),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => self.refresh_around::<{ net::SSE2 }>(board, p, save),
+            Kernel::Sse2 => self.refresh_around::<{ net::SSE2 }>(board, p, false),
             // SAFETY: a net's kernel is one this CPU has
             // (`QuantNet::with_kernel`).
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { self.refresh_around_avx2(board, p, save) },
+            Kernel::Avx2 => unsafe { self.refresh_around_avx2(board, p) },
         }
     }
 
@@ -344,8 +350,8 @@ impl Evaluator {
     /// SAFETY: the CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn refresh_around_avx2(&mut self, board: &Board, p: Pos, save: bool) {
-        self.refresh_around::<{ net::AVX2 }>(board, p, save);
+    unsafe fn refresh_around_avx2(&mut self, board: &Board, p: Pos) {
+        self.refresh_around::<{ net::AVX2 }>(board, p, false);
     }
 
     /// With the net, add what the cells changed to its pools (the end of
@@ -370,24 +376,34 @@ impl Evaluator {
             ototal: self.ototal,
             counts: self.counts,
         });
-        if let Some(n) = &mut self.net {
-            n.push();
-            self.refresh_around_net(board, p, true);
+        if self.net.is_some() {
+            self.push_net(board, p);
         } else {
             self.refresh_around::<0>(board, p, true);
         }
     }
 
-    /// Log cell `i` on the undo stack as it is now (and, with `NET`, its
-    /// accumulators).
-    #[inline(always)]
-    fn save<const NET: u8>(&mut self, i: usize) {
-        self.undo.push((i as u32, self.cells[i]));
-        if NET != 0 {
-            if let Some(n) = &mut self.net {
-                n.save(i);
-            }
+    /// `push` with a net, out of line (the classical `push` keeps its
+    /// code): the cells as without one, then the new state of each cell it
+    /// logged, for the net to apply when a score is asked for
+    /// (`NetState::sync`).
+    #[inline(never)]
+    fn push_net(&mut self, board: &Board, p: Pos) {
+        let from = self.undo.len();
+        self.refresh_around::<0>(board, p, true);
+        if let Some(n) = &mut self.net {
+            let cells = &self.cells;
+            n.log(
+                from,
+                self.undo[from..].iter().map(|&(i, _)| &cells[i as usize]),
+            );
         }
+    }
+
+    /// Log cell `i` on the undo stack as it is now.
+    #[inline(always)]
+    fn save(&mut self, i: usize) {
+        self.undo.push((i as u32, self.cells[i]));
     }
 
     /// Refresh `p` and the empty cells within `reach` of it on its four
@@ -398,7 +414,7 @@ impl Evaluator {
     #[inline(always)]
     fn refresh_around<const NET: u8>(&mut self, board: &Board, p: Pos, save: bool) {
         if save {
-            self.save::<NET>(p.idx());
+            self.save(p.idx());
         }
         self.refresh::<NET>(board, p);
         for d in 0..4 {
@@ -429,7 +445,7 @@ impl Evaluator {
             // Not in the totals yet (cannot happen to a cell a stone sees
             // from afar, but a full refresh is always right).
             if save {
-                self.save::<NET>(q.idx());
+                self.save(q.idx());
             }
             self.refresh::<NET>(board, q);
             return;
@@ -439,7 +455,7 @@ impl Evaluator {
         }
         let mut code = c.code;
         if save {
-            self.save::<NET>(q.idx());
+            self.save(q.idx());
         }
         for (k, n) in new.into_iter().enumerate() {
             code[k] = (code[k] & !(15 << shift)) | (n << shift);
@@ -455,8 +471,7 @@ impl Evaluator {
             return false;
         };
         if let Some(n) = &mut self.net {
-            let cells = self.undo[f.undo_len..].iter().map(|&(i, _)| i as usize);
-            n.pop(f.undo_len, cells);
+            n.pop(self.frames.len(), f.undo_len, &self.undo);
         }
         for &(i, c) in self.undo[f.undo_len..].iter().rev() {
             self.cells[i as usize] = c;
@@ -616,18 +631,21 @@ impl Evaluator {
     }
 
     /// Static score for `stm`, the side to move: the net's under
-    /// `EvalKind::Net`, else the classical one.
+    /// `EvalKind::Net` (which first applies the moves pushed since the last
+    /// score, `NetState::sync`), else the classical one.
     #[inline]
     pub fn evaluate(&self, stm: Color) -> Score {
         match &self.net {
             None => self.classic(stm),
-            Some(n) => n.score(stm),
+            Some(n) => n.score(stm, &self.undo, &self.frames),
         }
     }
 
     /// The net's logit of `stm`'s win probability (None under Classic).
     pub fn net_logit(&self, stm: Color) -> Option<f32> {
-        self.net.as_ref().map(|n| n.logit(stm))
+        self.net
+            .as_ref()
+            .map(|n| n.logit(stm, &self.undo, &self.frames))
     }
 
     /// The classical static score for `stm`, whichever `kind`.
@@ -646,7 +664,12 @@ impl Evaluator {
             && self.counts == other.counts
             && self.cells == other.cells
             && match (&self.net, &other.net) {
-                (Some(a), Some(b)) => a.same_as(b, |i| self.cells[i].live),
+                (Some(a), Some(b)) => a.same_as(
+                    (&self.undo, &self.frames),
+                    b,
+                    (&other.undo, &other.frames),
+                    |i| self.cells[i].live,
+                ),
                 (None, None) => true,
                 _ => false,
             }

@@ -1,29 +1,73 @@
 //! The net's incremental state beside the evaluator's cells (`NetState`):
 //! per cell its two accumulators, per colour the pool, and the undo log
-//! `Evaluator::push`/`pop` keep beside their own. The evaluator calls it
-//! where its cells change (`set_cell`, `remove_cell`: their clipped
-//! differences gather in `i16` lanes, `flush` adds them to the pools once
-//! per update), saves and restores it with its own undo log (`save`,
-//! `push`, `pop`), and reads the score from it (`score`).
+//! that lets `Evaluator::pop` put them back.
 //!
-//! `set_cell`, `remove_cell` and `flush` take the kernel as a constant
-//! (`K`, one of `kernel::SCALAR`, `SSE2`, `AVX2`): the evaluator's update
-//! is compiled once per kernel, AVX2's inside a function that enables
-//! AVX2, so the per-cell work inlines into it. `K` must be the net's
-//! kernel (checked).
+//! The search's `push` leaves the net alone: it only logs the new state of
+//! each cell the move changed (`log`), beside the evaluator's undo entry
+//! that holds the old one. The net catches up when a score is asked for
+//! (`score`, `sync`): frame by frame, each logged cell's accumulators lose
+//! the rows of what changed and gain the new ones, and the clipped values'
+//! differences gather in `i16` lanes that join the pools at the end of the
+//! frame (`flush`); the accumulators and pools it overwrites are saved per
+//! frame, so that `pop` puts back exactly the frames it synced. A move
+//! whose subtree is never scored (a table cut, a five found by the threat
+//! checks) costs the net nothing, and neither does its `pop`. Frame by
+//! frame rather than merged: a `pop` undoes one frame, and an unscored
+//! parent's frame is applied once for all its scored children.
+//!
+//! `update` (outside the search) and the evaluator's build change the net
+//! as they go (`set_cell`, `remove_cell`, `flush`), after a `sync`.
+//!
+//! The per-cell work takes the kernel as a constant (`K`, one of
+//! `kernel::SCALAR`, `SSE2`, `AVX2`): it is compiled once per kernel,
+//! AVX2's inside functions that enable AVX2 (`sync_avx2` here,
+//! `Evaluator::refresh_around_net` there), so the lane operations inline
+//! into it. `K` must be the net's kernel (checked).
+//!
+//! `score` takes `&self` (the evaluator's `evaluate` does): what it
+//! brings up to date sits in a `RefCell`, which the `&mut self` paths
+//! reach for free (`get_mut`).
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::kernel::{self, Block, Kernel, BLOCK};
+use super::kernel::{self, Block, Kern, Kernel, BLOCK};
 use super::keys::{CellState, KeyChange};
 use super::quant::QuantNet;
+use crate::brain::eval::weights::Class;
+use crate::brain::eval::{CellEval, Frame};
 use crate::brain::types::{Color, Score};
 
 /// Cells whose clipped differences `delta` may hold before `flush`: each
 /// moves a lane by at most `QA` (256), and 127 · 256 = 32,512 fits `i16`.
 const PENDING_LIMIT: u32 = 127;
 
-/// The net's incremental state (see `quant`).
+/// A cell as the net sees it: its line codes and classes, and whether it
+/// is counted (an empty playing cell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::brain::eval) struct NetCell {
+    pub code: [u16; 2],
+    pub class: [Class; 2],
+    pub live: bool,
+}
+
+impl NetCell {
+    #[inline(always)]
+    fn of(c: &CellEval) -> NetCell {
+        NetCell {
+            code: c.code,
+            class: c.class,
+            live: c.live,
+        }
+    }
+
+    #[inline(always)]
+    fn state(self) -> CellState {
+        (self.code, self.class)
+    }
+}
+
+/// The net's incremental state (see the module doc).
 #[derive(Clone)]
 pub(in crate::brain::eval) struct NetState {
     q: Arc<QuantNet>,
@@ -32,6 +76,23 @@ pub(in crate::brain::eval) struct NetState {
     /// Lanes per cell: `2 · fp`, Black's accumulator first; in blocks.
     width: usize,
     nb: usize,
+    /// Everything `score` may bring up to date.
+    st: RefCell<St>,
+}
+
+/// The mutable part of `NetState`.
+#[derive(Clone)]
+struct St {
+    live: Live,
+    log: Log,
+    /// The evaluator's frames the accumulators and pools include (the
+    /// first `synced` of them).
+    synced: usize,
+}
+
+/// The accumulators and pools.
+#[derive(Clone)]
+struct Live {
     /// Per cell, its two accumulators (meaningful for live cells): `nb`
     /// blocks.
     acc: Vec<Block>,
@@ -42,15 +103,21 @@ pub(in crate::brain::eval) struct NetState {
     /// `PENDING_LIMIT` moved it), and how many cells that is.
     delta: Vec<Block>,
     pending: u32,
-    /// Beside `Evaluator::undo`, entry for entry: the cell's accumulators
-    /// as they were (`undo[..undo_len]`, `nb` blocks an entry; the vector
-    /// only grows, so a save is a copy into place).
+}
+
+/// What `sync` and `pop` keep beside the evaluator's undo log.
+#[derive(Clone)]
+struct Log {
+    /// Beside `Evaluator::undo`, entry for entry: the cell's state after
+    /// the move that logged it.
+    new: Vec<NetCell>,
+    /// Beside `Evaluator::undo`, entry for entry, for the synced frames:
+    /// the cell's accumulators before that frame was applied (`nb` blocks
+    /// an entry; the vector only grows, so a save is a copy into place).
     undo: Vec<Block>,
-    undo_len: usize,
-    /// Per `push`: the pools before it (`pools[..pools_len]`, the same
-    /// way).
+    /// Per synced frame, the pools before it (`width` lanes a frame, grown
+    /// the same way).
     pools: Vec<i32>,
-    pools_len: usize,
 }
 
 /// `dst.copy_from_slice(src)` element by element, for blocks and the
@@ -75,14 +142,59 @@ fn copy_lanes(dst: &mut [i32], src: &[i32]) {
     }
 }
 
-/// Make room for `n` more values at `len` in a stack kept as a vector that
-/// only grows; returns the new length.
+/// Make a vector that only grows at least `len` long.
 #[inline(always)]
-fn grow<T: Copy + Default>(v: &mut Vec<T>, len: usize, n: usize) -> usize {
-    if v.len() < len + n {
-        v.resize((len + n).max(2 * v.len()), T::default());
+fn grow<T: Copy + Default>(v: &mut Vec<T>, len: usize) {
+    if v.len() < len {
+        v.resize(len.max(2 * v.len()), T::default());
     }
-    len + n
+}
+
+/// The cell whose accumulators are `acc` goes from `old` to `new`: its
+/// rows change, it joins the pool or leaves it (its clipped values' change
+/// into `delta`). Whether it moved `delta` at all.
+#[inline(always)]
+fn change<const K: u8, const NB: usize>(
+    kern: Kern<K, NB>,
+    acc: &mut [Block],
+    delta: &mut [Block],
+    old: NetCell,
+    new: NetCell,
+) -> bool {
+    match (old.live, new.live) {
+        (true, true) => kern.change(&KeyChange::Between(old.state(), new.state()), acc, delta),
+        (false, true) => kern.change(&KeyChange::Fresh(new.state()), acc, delta),
+        (true, false) => kern.remove(acc, delta),
+        (false, false) => return false,
+    }
+    true
+}
+
+impl Live {
+    /// `change` for cell `i` as `update` and the build make them: `delta`
+    /// is flushed whenever it could hold no more.
+    #[inline(always)]
+    fn set<const K: u8>(&mut self, kern: Kern<K, 0>, i: usize, old: NetCell, new: NetCell) {
+        let nb = kern.nb();
+        if change(
+            kern,
+            &mut self.acc[i * nb..(i + 1) * nb],
+            &mut self.delta,
+            old,
+            new,
+        ) {
+            self.pending += 1;
+            if self.pending == PENDING_LIMIT {
+                self.flush(kern);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn flush<const K: u8, const NB: usize>(&mut self, kern: Kern<K, NB>) {
+        kern.flush(&mut self.delta, &mut self.pool);
+        self.pending = 0;
+    }
 }
 
 impl NetState {
@@ -96,14 +208,20 @@ impl NetState {
             q,
             width,
             nb,
-            acc: vec![Block::default(); cells * nb],
-            pool: vec![0; width],
-            delta: vec![Block::default(); nb],
-            pending: 0,
-            undo: Vec::new(),
-            undo_len: 0,
-            pools: Vec::new(),
-            pools_len: 0,
+            st: RefCell::new(St {
+                live: Live {
+                    acc: vec![Block::default(); cells * nb],
+                    pool: vec![0; width],
+                    delta: vec![Block::default(); nb],
+                    pending: 0,
+                },
+                log: Log {
+                    new: Vec::new(),
+                    undo: Vec::new(),
+                    pools: Vec::new(),
+                },
+                synced: 0,
+            }),
         }
     }
 
@@ -117,122 +235,248 @@ impl NetState {
         self.kernel
     }
 
-    /// One more cell in `delta`: flush when it could hold no more.
-    #[inline(always)]
-    fn count<const K: u8>(&mut self) {
-        self.pending += 1;
-        if self.pending == PENDING_LIMIT {
-            self.flush::<K>();
-        }
-    }
-
     /// Cell `i`'s line codes and classes are now `new`; it was counted
-    /// with `old`, or not counted (`None`: it joins the pool). `K`: the
-    /// net's kernel (see the module doc).
+    /// with `old`, or not counted (`None`: it joins the pool). For
+    /// `update` and the build, after a `sync`; `K`: the net's kernel.
     #[inline(always)]
     pub(in crate::brain::eval) fn set_cell<const K: u8>(
         &mut self,
         i: usize,
         old: Option<CellState>,
-        new: CellState,
+        (code, class): CellState,
     ) {
-        let ch = match old {
-            Some(old) => KeyChange::Between(old, new),
-            None => KeyChange::Fresh(new),
+        let old = match old {
+            Some((code, class)) => NetCell {
+                code,
+                class,
+                live: true,
+            },
+            None => NetCell {
+                code,
+                class,
+                live: false,
+            },
         };
-        let nb = self.nb;
-        kernel::change::<K>(
-            self.kernel,
-            self.q.rows(),
-            &ch,
-            &mut self.acc[i * nb..(i + 1) * nb],
-            &mut self.delta,
-        );
-        self.count::<K>();
+        let new = NetCell {
+            code,
+            class,
+            live: true,
+        };
+        let kern = Kern::new(self.kernel, self.q.rows());
+        self.st.get_mut().live.set::<K>(kern, i, old, new);
     }
 
-    /// The counted cell `i` was filled: it leaves the pool.
+    /// The counted cell `i` was filled: it leaves the pool (as
+    /// `set_cell`).
     #[inline(always)]
     pub(in crate::brain::eval) fn remove_cell<const K: u8>(&mut self, i: usize) {
-        let nb = self.nb;
-        kernel::remove::<K>(self.kernel, &self.acc[i * nb..(i + 1) * nb], &mut self.delta);
-        self.count::<K>();
+        let kern = Kern::new(self.kernel, self.q.rows());
+        let cell = NetCell {
+            code: [0; 2],
+            class: [Class::None; 2],
+            live: true,
+        };
+        let gone = NetCell {
+            live: false,
+            ..cell
+        };
+        self.st.get_mut().live.set::<K>(kern, i, cell, gone);
     }
 
     /// Add what the cells changed since the last flush to the pools (the
-    /// evaluator calls it at the end of every update).
+    /// end of every `update` and of the build).
     #[inline(always)]
     pub(in crate::brain::eval) fn flush<const K: u8>(&mut self) {
-        kernel::flush::<K>(self.kernel, &mut self.delta, &mut self.pool);
-        self.pending = 0;
+        let kern = Kern::<K, 0>::new(self.kernel, self.q.rows());
+        self.st.get_mut().live.flush(kern);
     }
 
-    /// Log cell `i`'s accumulators (beside the evaluator's undo entry).
+    /// A `push` logged `cells` (the evaluator's undo entries from `from`
+    /// on): log their new states beside them.
     #[inline(always)]
-    pub(in crate::brain::eval) fn save(&mut self, i: usize) {
-        let (nb, at) = (self.nb, self.undo_len);
-        self.undo_len = grow(&mut self.undo, at, nb);
-        copy(&mut self.undo[at..at + nb], &self.acc[i * nb..(i + 1) * nb]);
-    }
-
-    /// A `push` begins: remember the pools.
-    #[inline(always)]
-    pub(in crate::brain::eval) fn push(&mut self) {
-        let (w, at) = (self.width, self.pools_len);
-        self.pools_len = grow(&mut self.pools, at, w);
-        copy_lanes(&mut self.pools[at..at + w], &self.pool);
-    }
-
-    /// Undo the last `push`: `cells` are the cells of the evaluator's undo
-    /// entries from `from` on (in the order logged), whose accumulators
-    /// are put back, last first; then the pools.
-    #[inline(always)]
-    pub(in crate::brain::eval) fn pop(
+    pub(in crate::brain::eval) fn log<'a>(
         &mut self,
         from: usize,
-        cells: impl DoubleEndedIterator<Item = usize> + ExactSizeIterator,
+        cells: impl Iterator<Item = &'a CellEval>,
     ) {
-        let (w, nb) = (self.width, self.nb);
-        for (j, i) in cells.enumerate().rev() {
-            let j = from + j;
-            copy(
-                &mut self.acc[i * nb..(i + 1) * nb],
-                &self.undo[j * nb..(j + 1) * nb],
-            );
-        }
-        self.undo_len = from * nb;
-        self.pools_len -= w;
-        let at = self.pools_len;
-        copy_lanes(&mut self.pool, &self.pools[at..at + w]);
+        let new = &mut self.st.get_mut().log.new;
+        new.truncate(from);
+        new.extend(cells.map(NetCell::of));
     }
 
-    /// The net's score for `stm`.
+    /// The evaluator popped its frame `depth` (the frames now number
+    /// `depth`), whose undo entries began at `from`: if the net had synced
+    /// that frame, put its accumulators (last first) and pools back.
     #[inline]
-    pub(in crate::brain::eval) fn score(&self, stm: Color) -> Score {
-        assert!(self.pending == 0, "the pools are flushed");
-        self.q.score(&self.pool, stm)
+    pub(in crate::brain::eval) fn pop(
+        &mut self,
+        depth: usize,
+        from: usize,
+        undo: &[(u32, CellEval)],
+    ) {
+        let st = self.st.get_mut();
+        st.log.new.truncate(from);
+        if st.synced <= depth {
+            return;
+        }
+        st.synced = depth;
+        match (self.kernel, self.nb) {
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel` checks `Kernel::available`).
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, 1) => unsafe { self.put_back_avx2(depth, from, undo) },
+            (_, 1) => self.put_back::<1>(depth, from, undo),
+            _ => self.put_back::<0>(depth, from, undo),
+        }
     }
 
-    /// The net's logit of `stm`'s win probability.
-    pub(in crate::brain::eval) fn logit(&self, stm: Color) -> f32 {
-        assert!(self.pending == 0, "the pools are flushed");
-        self.q.logit(&self.pool, stm)
+    /// `put_back` in a function that enables AVX2 (whole blocks in two
+    /// registers).
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn put_back_avx2(&mut self, depth: usize, from: usize, undo: &[(u32, CellEval)]) {
+        self.put_back::<1>(depth, from, undo);
+    }
+
+    /// `pop`'s work: the accumulators of the undo entries from `from` on
+    /// (last first) and the pools of frame `depth` back (`NB`: the blocks
+    /// per cell, 0 for `nb`).
+    #[inline(always)]
+    fn put_back<const NB: usize>(&mut self, depth: usize, from: usize, undo: &[(u32, CellEval)]) {
+        let (w, nb) = (self.width, if NB == 0 { self.nb } else { NB });
+        assert!(nb == self.nb);
+        let st = self.st.get_mut();
+        let (live, log) = (&mut st.live, &st.log);
+        let saved = log.undo[from * nb..undo.len() * nb].chunks_exact(nb);
+        for (&(i, _), saved) in undo[from..].iter().zip(saved).rev() {
+            let i = i as usize;
+            copy(&mut live.acc[i * nb..(i + 1) * nb], saved);
+        }
+        copy_lanes(&mut live.pool, &log.pools[depth * w..(depth + 1) * w]);
+    }
+
+    /// Bring the accumulators and pools up to the evaluator's last frame
+    /// (`undo` and `frames` are the evaluator's), with the net's kernel.
+    #[inline]
+    pub(in crate::brain::eval) fn sync(&self, undo: &[(u32, CellEval)], frames: &[Frame]) {
+        let st = &mut *self.st.borrow_mut();
+        if st.synced == frames.len() {
+            return;
+        }
+        match (self.kernel, self.nb) {
+            (Kernel::Scalar, 1) => self.sync_with::<{ kernel::SCALAR }, 1>(st, undo, frames),
+            (Kernel::Scalar, _) => self.sync_with::<{ kernel::SCALAR }, 0>(st, undo, frames),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, 1) => self.sync_with::<{ kernel::SSE2 }, 1>(st, undo, frames),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, _) => self.sync_with::<{ kernel::SSE2 }, 0>(st, undo, frames),
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel` checks `Kernel::available`).
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, 1) => unsafe { self.sync_avx2::<1>(st, undo, frames) },
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, _) => unsafe { self.sync_avx2::<0>(st, undo, frames) },
+        }
+    }
+
+    /// `sync_with` the AVX2 kernel, in a function that enables AVX2.
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn sync_avx2<const NB: usize>(
+        &self,
+        st: &mut St,
+        undo: &[(u32, CellEval)],
+        frames: &[Frame],
+    ) {
+        self.sync_with::<{ kernel::AVX2 }, NB>(st, undo, frames);
+    }
+
+    /// `sync`'s work, frame by frame from the first one not synced: save
+    /// the pools and each logged cell's accumulators, apply the cell's
+    /// change, flush (a frame logs at most 41 cells, 1 + 4 · 2 · 5, below
+    /// `PENDING_LIMIT`: checked).
+    #[inline(always)]
+    fn sync_with<const K: u8, const NB: usize>(
+        &self,
+        st: &mut St,
+        undo: &[(u32, CellEval)],
+        frames: &[Frame],
+    ) {
+        let kern = Kern::<K, NB>::new(self.kernel, self.q.rows());
+        let (w, nb) = (self.width, kern.nb());
+        let St { live, log, synced } = st;
+        assert!(log.new.len() == undo.len() && live.pending == 0);
+        grow(&mut log.undo, undo.len() * nb);
+        grow(&mut log.pools, frames.len() * w);
+        while *synced < frames.len() {
+            let f = *synced;
+            let start = frames[f].undo_len;
+            let end = frames.get(f + 1).map_or(undo.len(), |g| g.undo_len);
+            assert!(end - start < PENDING_LIMIT as usize);
+            copy_lanes(&mut log.pools[f * w..(f + 1) * w], &live.pool);
+            let cells = undo[start..end].iter().zip(&log.new[start..end]);
+            let saved = log.undo[start * nb..end * nb].chunks_exact_mut(nb);
+            for ((&(i, ref old), &new), saved) in cells.zip(saved) {
+                let i = i as usize;
+                let acc = &mut live.acc[i * nb..(i + 1) * nb];
+                copy(saved, acc);
+                change(kern, acc, &mut live.delta, NetCell::of(old), new);
+            }
+            live.flush(kern);
+            *synced = f + 1;
+        }
+    }
+
+    /// The net's score for `stm` (synced first).
+    #[inline]
+    pub(in crate::brain::eval) fn score(
+        &self,
+        stm: Color,
+        undo: &[(u32, CellEval)],
+        frames: &[Frame],
+    ) -> Score {
+        self.sync(undo, frames);
+        let st = self.st.borrow();
+        assert!(st.live.pending == 0, "the pools are flushed");
+        self.q.score(&st.live.pool, stm)
+    }
+
+    /// The net's logit of `stm`'s win probability (synced first).
+    pub(in crate::brain::eval) fn logit(
+        &self,
+        stm: Color,
+        undo: &[(u32, CellEval)],
+        frames: &[Frame],
+    ) -> f32 {
+        self.sync(undo, frames);
+        let st = self.st.borrow();
+        assert!(st.live.pending == 0, "the pools are flushed");
+        self.q.logit(&st.live.pool, stm)
     }
 
     /// The same pools, and the same accumulators in every cell `live`
-    /// says is counted?
+    /// says is counted? (Both synced first, with their evaluators' `undo`
+    /// and `frames`.)
     pub(in crate::brain::eval) fn same_as(
         &self,
+        (undo, frames): (&[(u32, CellEval)], &[Frame]),
         other: &NetState,
+        (other_undo, other_frames): (&[(u32, CellEval)], &[Frame]),
         live: impl Fn(usize) -> bool,
     ) -> bool {
+        self.sync(undo, frames);
+        other.sync(other_undo, other_frames);
+        let (a, b) = (&self.st.borrow().live, &other.st.borrow().live);
         let nb = self.nb;
-        self.pending == 0
-            && other.pending == 0
-            && self.pool == other.pool
-            && (0..self.acc.len() / nb).all(|i| {
-                !live(i) || self.acc[i * nb..(i + 1) * nb] == other.acc[i * nb..(i + 1) * nb]
-            })
+        a.pending == 0
+            && b.pending == 0
+            && a.pool == b.pool
+            && (0..a.acc.len() / nb)
+                .all(|i| !live(i) || a.acc[i * nb..(i + 1) * nb] == b.acc[i * nb..(i + 1) * nb])
     }
 }
 
@@ -308,5 +552,63 @@ mod tests {
             }
         }
         assert!(checks >= 1200 * kernels.len(), "{checks}");
+    }
+
+    /// The net lags behind the moves until a score is asked for: search
+    /// like sequences of pushes and pops (one- and two-block nets, every
+    /// kernel), with scores asked now and then. Frames are synced one at a
+    /// time and several at once, popped synced and unsynced, and whenever
+    /// a score is asked it and the state equal a fresh evaluation's.
+    #[test]
+    fn lazy_net_state_follows_pushes_and_pops() {
+        let kernels = Kernel::available();
+        let (mut multi, mut unsynced_pops, mut synced_pops, mut checks) = (0, 0, 0, 0);
+        for (n, f) in [16, 40].into_iter().enumerate() {
+            for &k in &kernels {
+                let q = net(f, 8, 77 + n as u64, k);
+                let mut rng = SplitMix64::new(5 + n as u64);
+                let mut b = Board::square(15, RuleSet::from(Rule::Renju)).unwrap();
+                let mut ev = Evaluator::with_net(&b, q.clone());
+                let mut depth = 0;
+                let lag = |ev: &Evaluator| {
+                    let synced = ev.net.as_ref().unwrap().st.borrow().synced;
+                    ev.frames.len() - synced
+                };
+                for step in 0..600 {
+                    let r = rng.below(10);
+                    if depth > 0 && (r < 4 || depth >= 8 || b.empty_cells().count() < 20) {
+                        match lag(&ev) {
+                            0 => synced_pops += 1,
+                            _ => unsynced_pops += 1,
+                        }
+                        b.unmake().unwrap();
+                        assert!(ev.pop());
+                        depth -= 1;
+                    } else {
+                        let p = random_empty(&mut rng, &b).unwrap();
+                        b.play(p);
+                        ev.push(&b, p);
+                        depth += 1;
+                    }
+                    if rng.below(3) == 0 {
+                        if lag(&ev) > 1 {
+                            multi += 1;
+                        }
+                        let c = [Color::Black, Color::White][step % 2];
+                        let fresh = Evaluator::with_net(&b, q.clone());
+                        assert_eq!(ev.evaluate(c), fresh.evaluate(c), "{k:?} f={f}\n{b}");
+                        assert_eq!(lag(&ev), 0);
+                        if step % 4 == 0 {
+                            assert!(ev.same_as(&fresh), "{k:?} f={f}\n{b}");
+                        }
+                        checks += 1;
+                    }
+                }
+            }
+        }
+        let runs = 2 * kernels.len();
+        assert!(checks > 150 * runs, "{checks}");
+        assert!(multi > 20 * runs, "{multi}");
+        assert!(unsynced_pops > 50 * runs && synced_pops > 50 * runs);
     }
 }

@@ -159,47 +159,70 @@ macro_rules! with_lanes {
     };
 }
 
-/// The cell `acc` (`q.nb` blocks: both colours' accumulators) changes as
-/// `ch` says (a fresh cell: the bias plus its six pair rows; a counted
-/// one: minus the rows `subs[..n]`, plus `adds[..n]`); `delta` (the same
-/// lanes, wrapping `i16`) gets its new clipped values minus the old (a
-/// fresh cell had none). With the lanes of `K`, which must be `kernel`'s
-/// (checked: then the CPU has them).
-#[inline(always)]
-pub(super) fn change<const K: u8>(
-    kernel: Kernel,
-    q: Rows,
-    ch: &KeyChange,
-    acc: &mut [Block],
-    delta: &mut [Block],
-) {
-    assert!(kernel.id() == K);
-    assert!(acc.len() == q.nb && delta.len() == q.nb);
-    // SAFETY: `K` is the kernel of a quantized net (asserted), and a
-    // `QuantNet`'s kernel is one of `Kernel::available`
-    // (`QuantNet::with_kernel` checks): the CPU has its instructions.
-    // Every load and store lies in a block (`apply`).
-    unsafe { with_lanes!(K, L, R => apply::<L, R>(q, ch, acc, delta)) }
+/// The kernel `K` over a net's rows (`q`), checked once (`new`): `K` is
+/// the net's kernel, so the CPU has its lanes, and a cell is `NB` blocks
+/// (`NB` 0: `q.nb`, known at run time; 1: one block, a net of up to 32
+/// features, the embedded one, for which the loops over blocks vanish and
+/// the rows are addressed directly).
+#[derive(Clone, Copy)]
+pub(super) struct Kern<'a, const K: u8, const NB: usize> {
+    q: Rows<'a>,
 }
 
-/// A counted cell was filled: take its clipped accumulators `acc` out of
-/// `delta` (as `change`).
-#[inline(always)]
-pub(super) fn remove<const K: u8>(kernel: Kernel, acc: &[Block], delta: &mut [Block]) {
-    assert!(kernel.id() == K);
-    assert!(acc.len() == delta.len());
-    // SAFETY: as in `change`.
-    unsafe { with_lanes!(K, L, R => take_out::<L, R>(acc, delta)) }
-}
+impl<'a, const K: u8, const NB: usize> Kern<'a, K, NB> {
+    /// The kernel `K` of a quantized net whose kernel is `kernel` and rows
+    /// `q` (checked: `K` must be `kernel`, `NB` 0 or `q.nb`).
+    #[inline(always)]
+    pub fn new(kernel: Kernel, q: Rows<'a>) -> Self {
+        assert!(kernel.id() == K && (NB == 0 || NB == q.nb));
+        Kern { q }
+    }
 
-/// `pool += delta` (each lane widened to 32 bits), then `delta = 0` (as
-/// `change`).
-#[inline(always)]
-pub(super) fn flush<const K: u8>(kernel: Kernel, delta: &mut [Block], pool: &mut [i32]) {
-    assert!(kernel.id() == K);
-    assert!(delta.len() * BLOCK == pool.len());
-    // SAFETY: as in `change`.
-    unsafe { with_lanes!(K, L, R => widen::<L, R>(delta, pool)) }
+    /// Blocks per cell.
+    #[inline(always)]
+    pub fn nb(&self) -> usize {
+        if NB == 0 {
+            self.q.nb
+        } else {
+            NB
+        }
+    }
+
+    /// The cell `acc` (`nb` blocks: both colours' accumulators) changes
+    /// as `ch` says (a fresh cell: the bias plus its six pair rows; a
+    /// counted one: minus the rows of what changed, plus the new ones);
+    /// `delta` (the same lanes, wrapping `i16`) gets its new clipped values
+    /// minus the old (a fresh cell had none).
+    #[inline(always)]
+    pub fn change(&self, ch: &KeyChange, acc: &mut [Block], delta: &mut [Block]) {
+        let nb = self.nb();
+        assert!(acc.len() == nb && delta.len() == nb);
+        // SAFETY: `K` is the kernel of a quantized net (checked in `new`),
+        // and a `QuantNet`'s kernel is one of `Kernel::available`
+        // (`QuantNet::with_kernel` checks): the CPU has its instructions.
+        // Every load and store lies in a block (`apply`).
+        unsafe { with_lanes!(K, L, R => apply::<L, R, NB>(self.q, ch, acc, delta)) }
+    }
+
+    /// A counted cell was filled: take its clipped accumulators `acc` out
+    /// of `delta` (as `change`).
+    #[inline(always)]
+    pub fn remove(&self, acc: &[Block], delta: &mut [Block]) {
+        let nb = self.nb();
+        assert!(acc.len() == nb && delta.len() == nb);
+        // SAFETY: as in `change`.
+        unsafe { with_lanes!(K, L, R => take_out::<L, R, NB>(acc, delta)) }
+    }
+
+    /// `pool += delta` (each lane widened to 32 bits), then `delta = 0` (as
+    /// `change`).
+    #[inline(always)]
+    pub fn flush(&self, delta: &mut [Block], pool: &mut [i32]) {
+        let nb = self.nb();
+        assert!(delta.len() == nb && pool.len() == nb * BLOCK);
+        // SAFETY: as in `change`.
+        unsafe { with_lanes!(K, L, R => widen::<L, R, NB>(delta, pool)) }
+    }
 }
 
 /// `N` signed 16-bit lanes and what the kernels do with them.
@@ -242,18 +265,22 @@ trait Lanes: Copy {
 /// wrap, and the result is exact), and `delta` gets the new clipped values
 /// minus the old. The rows are indexed with bounds checks.
 ///
+/// `NB`: the blocks of a cell when known at compile time (`q.nb`), 0 when
+/// not.
+///
 /// SAFETY: the CPU has `L`'s instructions; `R · L::N = BLOCK` (checked at
 /// compile time), so register `r < R` of a block lies in it.
 #[inline(always)]
-unsafe fn apply<L: Lanes, const R: usize>(
+unsafe fn apply<L: Lanes, const R: usize, const NB: usize>(
     q: Rows,
     ch: &KeyChange,
     acc: &mut [Block],
     delta: &mut [Block],
 ) {
     const { assert!(R * L::N == BLOCK) };
-    let nb = q.nb;
-    for (b, (a, d)) in acc.iter_mut().zip(delta.iter_mut()).enumerate() {
+    let nb = if NB == 0 { q.nb } else { NB };
+    for b in 0..nb {
+        let (a, d) = (&mut acc[b], &mut delta[b]);
         let mut v = [L::zero(); R];
         let mut before = [L::zero(); R];
         match *ch {
@@ -293,9 +320,11 @@ unsafe fn apply<L: Lanes, const R: usize>(
 ///
 /// SAFETY: as `apply`.
 #[inline(always)]
-unsafe fn take_out<L: Lanes, const R: usize>(acc: &[Block], delta: &mut [Block]) {
+unsafe fn take_out<L: Lanes, const R: usize, const NB: usize>(acc: &[Block], delta: &mut [Block]) {
     const { assert!(R * L::N == BLOCK) };
-    for (a, d) in acc.iter().zip(delta.iter_mut()) {
+    let nb = if NB == 0 { acc.len() } else { NB };
+    for b in 0..nb {
+        let (a, d) = (&acc[b], &mut delta[b]);
         for r in 0..R {
             L::get(d, r).sub(L::get(a, r).clip()).put(d, r);
         }
@@ -306,9 +335,11 @@ unsafe fn take_out<L: Lanes, const R: usize>(acc: &[Block], delta: &mut [Block])
 ///
 /// SAFETY: as `apply`; `pool` has `BLOCK` lanes per block of `delta`.
 #[inline(always)]
-unsafe fn widen<L: Lanes, const R: usize>(delta: &mut [Block], pool: &mut [i32]) {
+unsafe fn widen<L: Lanes, const R: usize, const NB: usize>(delta: &mut [Block], pool: &mut [i32]) {
     const { assert!(R * L::N == BLOCK) };
-    for (d, p) in delta.iter_mut().zip(pool.chunks_exact_mut(BLOCK)) {
+    let nb = if NB == 0 { delta.len() } else { NB };
+    for b in 0..nb {
+        let (d, p) = (&mut delta[b], &mut pool[b * BLOCK..(b + 1) * BLOCK]);
         for r in 0..R {
             L::get(d, r).add_widened(p.as_mut_ptr().add(r * L::N));
         }
@@ -454,38 +485,43 @@ mod tests {
     use crate::brain::eval::weights::Class;
     use crate::brain::game::zobrist::SplitMix64;
 
-    /// `change` with the net's kernel.
-    fn change_any(q: &QuantNet, ch: &KeyChange, acc: &mut [Block], delta: &mut [Block]) {
-        let k = q.kernel();
-        match k {
-            Kernel::Scalar => change::<SCALAR>(k, q.rows(), ch, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => change::<SSE2>(k, q.rows(), ch, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => change::<AVX2>(k, q.rows(), ch, acc, delta),
+    /// What a test asks of a kernel.
+    enum Op<'a> {
+        Change(&'a KeyChange),
+        Remove,
+        Flush(&'a mut [i32]),
+    }
+
+    /// `op` with the kernel `K`, one block or any number (`NB` 1 or 0).
+    fn run<const K: u8, const NB: usize>(
+        q: &QuantNet,
+        op: Op,
+        acc: &mut [Block],
+        delta: &mut [Block],
+    ) {
+        let kern = Kern::<K, NB>::new(q.kernel(), q.rows());
+        match op {
+            Op::Change(ch) => kern.change(ch, acc, delta),
+            Op::Remove => kern.remove(acc, delta),
+            Op::Flush(pool) => kern.flush(delta, pool),
         }
     }
 
-    /// `remove` and `flush` with the net's kernel.
-    fn remove_any(q: &QuantNet, acc: &[Block], delta: &mut [Block]) {
-        let k = q.kernel();
-        match k {
-            Kernel::Scalar => remove::<SCALAR>(k, acc, delta),
+    /// `op` with the net's kernel, as `NetState` runs it (`NB` 1 for a
+    /// one-block net).
+    fn run_any(q: &QuantNet, op: Op, acc: &mut [Block], delta: &mut [Block]) {
+        let one = q.rows().nb == 1;
+        match (q.kernel(), one) {
+            (Kernel::Scalar, false) => run::<SCALAR, 0>(q, op, acc, delta),
+            (Kernel::Scalar, true) => run::<SCALAR, 1>(q, op, acc, delta),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => remove::<SSE2>(k, acc, delta),
+            (Kernel::Sse2, false) => run::<SSE2, 0>(q, op, acc, delta),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => remove::<AVX2>(k, acc, delta),
-        }
-    }
-
-    fn flush_any(q: &QuantNet, delta: &mut [Block], pool: &mut [i32]) {
-        let k = q.kernel();
-        match k {
-            Kernel::Scalar => flush::<SCALAR>(k, delta, pool),
+            (Kernel::Sse2, true) => run::<SSE2, 1>(q, op, acc, delta),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => flush::<SSE2>(k, delta, pool),
+            (Kernel::Avx2, false) => run::<AVX2, 0>(q, op, acc, delta),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => flush::<AVX2>(k, delta, pool),
+            (Kernel::Avx2, true) => run::<AVX2, 1>(q, op, acc, delta),
         }
     }
 
@@ -543,7 +579,13 @@ mod tests {
                         let new = random_state(&mut rng);
                         let keep = rng.next_u64() as u16;
                         let code = [0, 1].map(|c| (old.0[c] & keep) | (new.0[c] & !keep));
-                        let class = [0, 1].map(|c| if rng.below(2) == 0 { old.1[c] } else { new.1[c] });
+                        let class = [0, 1].map(|c| {
+                            if rng.below(2) == 0 {
+                                old.1[c]
+                            } else {
+                                new.1[c]
+                            }
+                        });
                         cell = Some((code, class));
                         swapped[KeyChange::swaps(old, (code, class)).count()] += 1;
                         (false, KeyChange::Between(old, (code, class)))
@@ -557,12 +599,12 @@ mod tests {
                 let flush_now = step % 3 == 0;
                 for (q, (acc, delta, pool)) in nets.iter().zip(states.iter_mut()) {
                     if remove {
-                        remove_any(q, acc, delta);
+                        run_any(q, Op::Remove, acc, delta);
                     } else {
-                        change_any(q, &ch, acc, delta);
+                        run_any(q, Op::Change(&ch), acc, delta);
                     }
                     if flush_now {
-                        flush_any(q, delta, pool);
+                        run_any(q, Op::Flush(pool), acc, delta);
                         assert!(delta.iter().all(|b| *b == Block::default()));
                     }
                 }
@@ -617,7 +659,11 @@ mod tests {
         let (line, classes) = (super::super::LINE_KEYS, Class::ALL.len());
         for k in 0..classes {
             check(super::super::CLASS_PAIRS + k, line + k, line + classes + k);
-            check(super::super::CLASS_PAIRS + 16 + k, line + classes + k, line + k);
+            check(
+                super::super::CLASS_PAIRS + 16 + k,
+                line + classes + k,
+                line + k,
+            );
         }
     }
 }

@@ -104,7 +104,14 @@ impl KeyChange {
     #[inline(always)]
     pub fn rows((code, class): CellState) -> [u16; KEYS_PER_CELL] {
         let d = |d| line_pair(code, d);
-        [d(0), d(1), d(2), d(3), class_pair(0, class[0]), class_pair(1, class[1])]
+        [
+            d(0),
+            d(1),
+            d(2),
+            d(3),
+            class_pair(0, class[0]),
+            class_pair(1, class[1]),
+        ]
     }
 
     /// `(old row, new row)` for each direction whose nibbles differ
@@ -112,25 +119,25 @@ impl KeyChange {
     /// class differs.
     #[inline(always)]
     pub fn swaps(old: CellState, new: CellState) -> Swaps {
+        let lines = (old.0[0] ^ new.0[0]) | (old.0[1] ^ new.0[1]);
+        let classes = (old.1[0] != new.1[0]) as u32 | ((old.1[1] != new.1[1]) as u32) << 1;
         Swaps {
             old,
             new,
-            moved: (old.0[0] ^ new.0[0]) | (old.0[1] ^ new.0[1]),
-            side: 0,
+            moved: lines as u32 | classes << 16,
         }
     }
-
 }
 
-/// The rows a counted cell swaps (`KeyChange::swaps`): the directions
-/// whose nibbles moved (`moved`, lowest first), then the classes from
-/// colour `side` on. An iterator rather than a callback: a closure would
-/// be compiled without the AVX2 of the kernel that calls it.
+/// The rows a counted cell swaps (`KeyChange::swaps`): `moved` has a
+/// nibble per direction (nonzero where its codes moved) and bits 16 and 17
+/// for the classes, taken lowest first. An iterator rather than a
+/// callback: a closure would be compiled without the AVX2 of the kernel
+/// that calls it.
 pub(super) struct Swaps {
     old: CellState,
     new: CellState,
-    moved: u16,
-    side: usize,
+    moved: u32,
 }
 
 impl Iterator for Swaps {
@@ -138,20 +145,20 @@ impl Iterator for Swaps {
 
     #[inline(always)]
     fn next(&mut self) -> Option<(u16, u16)> {
+        if self.moved == 0 {
+            return None;
+        }
         let ((oc, ok), (nc, nk)) = (self.old, self.new);
-        if self.moved != 0 {
-            let d = self.moved.trailing_zeros() as usize / 4;
+        let t = self.moved.trailing_zeros() as usize;
+        if t < 16 {
+            let d = t / 4;
             self.moved &= !(15 << (4 * d));
-            return Some((line_pair(oc, d), line_pair(nc, d)));
+            Some((line_pair(oc, d), line_pair(nc, d)))
+        } else {
+            let side = t - 16;
+            self.moved &= self.moved - 1;
+            Some((class_pair(side, ok[side]), class_pair(side, nk[side])))
         }
-        while self.side < 2 {
-            let side = self.side;
-            self.side += 1;
-            if ok[side] != nk[side] {
-                return Some((class_pair(side, ok[side]), class_pair(side, nk[side])));
-            }
-        }
-        None
     }
 }
 
