@@ -67,7 +67,7 @@ use crate::brain::game::pattern::{line_code, table, Pattern, PatternTable};
 use crate::brain::hugepages::HugeTable;
 use crate::brain::types::{Color, Rule, Score};
 
-use net::accum::NetState;
+use net::accum::{Moves, NetState};
 use net::{Kernel, QuantNet};
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
 
@@ -320,7 +320,7 @@ impl Evaluator {
     pub fn update(&mut self, board: &Board, p: Pos) {
         if let Some(n) = &self.net {
             // The net changes as the cells do: bring it up to date first.
-            n.sync(&self.undo, &self.frames);
+            n.sync(self.moves());
             self.refresh_around_net(board, p);
         } else {
             self.refresh_around::<0>(board, p, false);
@@ -367,8 +367,9 @@ impl Evaluator {
 
     /// `update` for a stone just placed on `p`, remembering the cells it
     /// changes so that `pop` can put them back without recomputing them
-    /// (the search's make/unmake: half the evaluation work).
-    #[inline]
+    /// (the search's make/unmake: half the evaluation work). Out of line:
+    /// inlined into the search's make it runs more instructions.
+    #[inline(never)]
     pub fn push(&mut self, board: &Board, p: Pos) {
         self.frames.push(Frame {
             undo_len: self.undo.len(),
@@ -376,27 +377,18 @@ impl Evaluator {
             ototal: self.ototal,
             counts: self.counts,
         });
-        if self.net.is_some() {
-            self.push_net(board, p);
-        } else {
-            self.refresh_around::<0>(board, p, true);
-        }
+        // With a net too: the net follows when a score is asked for
+        // (`NetState::sync`), from the undo entries.
+        self.refresh_around::<0>(board, p, true);
     }
 
-    /// `push` with a net, out of line (the classical `push` keeps its
-    /// code): the cells as without one, then the new state of each cell it
-    /// logged, for the net to apply when a score is asked for
-    /// (`NetState::sync`).
-    #[inline(never)]
-    fn push_net(&mut self, board: &Board, p: Pos) {
-        let from = self.undo.len();
-        self.refresh_around::<0>(board, p, true);
-        if let Some(n) = &mut self.net {
-            let cells = &self.cells;
-            n.log(
-                from,
-                self.undo[from..].iter().map(|&(i, _)| &cells[i as usize]),
-            );
+    /// What the net reads to catch up with the moves (`NetState::sync`).
+    #[inline(always)]
+    fn moves(&self) -> Moves<'_> {
+        Moves {
+            undo: &self.undo,
+            frames: &self.frames,
+            cells: &self.cells,
         }
     }
 
@@ -637,15 +629,13 @@ impl Evaluator {
     pub fn evaluate(&self, stm: Color) -> Score {
         match &self.net {
             None => self.classic(stm),
-            Some(n) => n.score(stm, &self.undo, &self.frames),
+            Some(n) => n.score(stm, self.moves()),
         }
     }
 
     /// The net's logit of `stm`'s win probability (None under Classic).
     pub fn net_logit(&self, stm: Color) -> Option<f32> {
-        self.net
-            .as_ref()
-            .map(|n| n.logit(stm, &self.undo, &self.frames))
+        self.net.as_ref().map(|n| n.logit(stm, self.moves()))
     }
 
     /// The classical static score for `stm`, whichever `kind`.
@@ -664,12 +654,9 @@ impl Evaluator {
             && self.counts == other.counts
             && self.cells == other.cells
             && match (&self.net, &other.net) {
-                (Some(a), Some(b)) => a.same_as(
-                    (&self.undo, &self.frames),
-                    b,
-                    (&other.undo, &other.frames),
-                    |i| self.cells[i].live,
-                ),
+                (Some(a), Some(b)) => {
+                    a.same_as(self.moves(), b, other.moves(), |i| self.cells[i].live)
+                }
                 (None, None) => true,
                 _ => false,
             }

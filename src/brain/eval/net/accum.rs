@@ -2,14 +2,16 @@
 //! per cell its two accumulators, per colour the pool, and the undo log
 //! that lets `Evaluator::pop` put them back.
 //!
-//! The search's `push` leaves the net alone: it only logs the new state of
-//! each cell the move changed (`log`), beside the evaluator's undo entry
-//! that holds the old one. The net catches up when a score is asked for
-//! (`score`, `sync`): frame by frame, each logged cell's accumulators lose
-//! the rows of what changed and gain the new ones, and the clipped values'
-//! differences gather in `i16` lanes that join the pools at the end of the
-//! frame (`flush`); the accumulators and pools it overwrites are saved per
-//! frame, so that `pop` puts back exactly the frames it synced. A move
+//! The search's `push` leaves the net alone: the evaluator's undo entries
+//! say which cells each move changed and how they were. The net catches up
+//! when a score is asked for (`score`, `sync`): frame by frame, each logged
+//! cell's accumulators lose the rows of what changed and gain the new ones
+//! (its state after the frame: the cell's current state for the last
+//! frame, found by a pass backwards through the entries for earlier ones),
+//! and the clipped values' differences gather in `i16` lanes that join the
+//! pools at the end of the frame (`flush`); the accumulators and pools it
+//! overwrites are saved per frame, so that `pop` puts back exactly the
+//! frames it synced. A move
 //! whose subtree is never scored (a table cut, a five found by the threat
 //! checks) costs the net nothing, and neither does its `pop`. Frame by
 //! frame rather than merged: a `pop` undoes one frame, and an unscored
@@ -42,6 +44,16 @@ use crate::brain::types::{Color, Score};
 /// moves a lane by at most `QA` (256), and 127 · 256 = 32,512 fits `i16`.
 const PENDING_LIMIT: u32 = 127;
 
+/// The evaluator's moves as `sync` reads them: its undo entries (cell,
+/// state before), its frames (where each move's entries begin) and its
+/// cells as they are now.
+#[derive(Clone, Copy)]
+pub(in crate::brain::eval) struct Moves<'a> {
+    pub undo: &'a [(u32, CellEval)],
+    pub frames: &'a [Frame],
+    pub cells: &'a [CellEval],
+}
+
 /// A cell as the net sees it: its line codes and classes, and whether it
 /// is counted (an empty playing cell).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +63,19 @@ pub(in crate::brain::eval) struct NetCell {
     pub live: bool,
 }
 
+impl Default for NetCell {
+    fn default() -> NetCell {
+        NetCell::NONE
+    }
+}
+
 impl NetCell {
+    const NONE: NetCell = NetCell {
+        code: [0; 2],
+        class: [Class::None; 2],
+        live: false,
+    };
+
     #[inline(always)]
     fn of(c: &CellEval) -> NetCell {
         NetCell {
@@ -108,9 +132,11 @@ struct Live {
 /// What `sync` and `pop` keep beside the evaluator's undo log.
 #[derive(Clone)]
 struct Log {
-    /// Beside `Evaluator::undo`, entry for entry: the cell's state after
-    /// the move that logged it.
+    /// A sync of several frames: beside `Evaluator::undo`, entry for
+    /// entry, the cell's state after the move that logged it, and per cell
+    /// its state after the frame the backward pass has reached (scratch).
     new: Vec<NetCell>,
+    after: Vec<NetCell>,
     /// Beside `Evaluator::undo`, entry for entry, for the synced frames:
     /// the cell's accumulators before that frame was applied (`nb` blocks
     /// an entry; the vector only grows, so a save is a copy into place).
@@ -217,6 +243,7 @@ impl NetState {
                 },
                 log: Log {
                     new: Vec::new(),
+                    after: vec![NetCell::NONE; cells],
                     undo: Vec::new(),
                     pools: Vec::new(),
                 },
@@ -291,19 +318,6 @@ impl NetState {
         self.st.get_mut().live.flush(kern);
     }
 
-    /// A `push` logged `cells` (the evaluator's undo entries from `from`
-    /// on): log their new states beside them.
-    #[inline(always)]
-    pub(in crate::brain::eval) fn log<'a>(
-        &mut self,
-        from: usize,
-        cells: impl Iterator<Item = &'a CellEval>,
-    ) {
-        let new = &mut self.st.get_mut().log.new;
-        new.truncate(from);
-        new.extend(cells.map(NetCell::of));
-    }
-
     /// The evaluator popped its frame `depth` (the frames now number
     /// `depth`), whose undo entries began at `from`: if the net had synced
     /// that frame, put its accumulators (last first) and pools back.
@@ -315,7 +329,6 @@ impl NetState {
         undo: &[(u32, CellEval)],
     ) {
         let st = self.st.get_mut();
-        st.log.new.truncate(from);
         if st.synced <= depth {
             return;
         }
@@ -358,26 +371,26 @@ impl NetState {
     }
 
     /// Bring the accumulators and pools up to the evaluator's last frame
-    /// (`undo` and `frames` are the evaluator's), with the net's kernel.
+    /// (`m`), with the net's kernel.
     #[inline]
-    pub(in crate::brain::eval) fn sync(&self, undo: &[(u32, CellEval)], frames: &[Frame]) {
+    pub(in crate::brain::eval) fn sync(&self, m: Moves) {
         let st = &mut *self.st.borrow_mut();
-        if st.synced == frames.len() {
+        if st.synced == m.frames.len() {
             return;
         }
         match (self.kernel, self.nb) {
-            (Kernel::Scalar, 1) => self.sync_with::<{ kernel::SCALAR }, 1>(st, undo, frames),
-            (Kernel::Scalar, _) => self.sync_with::<{ kernel::SCALAR }, 0>(st, undo, frames),
+            (Kernel::Scalar, 1) => self.sync_with::<{ kernel::SCALAR }, 1>(st, m),
+            (Kernel::Scalar, _) => self.sync_with::<{ kernel::SCALAR }, 0>(st, m),
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, 1) => self.sync_with::<{ kernel::SSE2 }, 1>(st, undo, frames),
+            (Kernel::Sse2, 1) => self.sync_with::<{ kernel::SSE2 }, 1>(st, m),
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, _) => self.sync_with::<{ kernel::SSE2 }, 0>(st, undo, frames),
+            (Kernel::Sse2, _) => self.sync_with::<{ kernel::SSE2 }, 0>(st, m),
             // SAFETY: a net's kernel is one this CPU has
             // (`QuantNet::with_kernel` checks `Kernel::available`).
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, 1) => unsafe { self.sync_avx2::<1>(st, undo, frames) },
+            (Kernel::Avx2, 1) => unsafe { self.sync_avx2::<1>(st, m) },
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, _) => unsafe { self.sync_avx2::<0>(st, undo, frames) },
+            (Kernel::Avx2, _) => unsafe { self.sync_avx2::<0>(st, m) },
         }
     }
 
@@ -386,42 +399,55 @@ impl NetState {
     /// SAFETY: the CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn sync_avx2<const NB: usize>(
-        &self,
-        st: &mut St,
-        undo: &[(u32, CellEval)],
-        frames: &[Frame],
-    ) {
-        self.sync_with::<{ kernel::AVX2 }, NB>(st, undo, frames);
+    unsafe fn sync_avx2<const NB: usize>(&self, st: &mut St, m: Moves) {
+        self.sync_with::<{ kernel::AVX2 }, NB>(st, m);
     }
 
     /// `sync`'s work, frame by frame from the first one not synced: save
     /// the pools and each logged cell's accumulators, apply the cell's
     /// change, flush (a frame logs at most 41 cells, 1 + 4 · 2 · 5, below
-    /// `PENDING_LIMIT`: checked).
+    /// `PENDING_LIMIT`: checked). A cell's state after the last frame is
+    /// its state now; after an earlier frame, the state the next entry for
+    /// the cell logged (or its state now): the backward pass finds them.
     #[inline(always)]
-    fn sync_with<const K: u8, const NB: usize>(
-        &self,
-        st: &mut St,
-        undo: &[(u32, CellEval)],
-        frames: &[Frame],
-    ) {
+    fn sync_with<const K: u8, const NB: usize>(&self, st: &mut St, m: Moves) {
         let kern = Kern::<K, NB>::new(self.kernel, self.q.rows());
         let (w, nb) = (self.width, kern.nb());
         let St { live, log, synced } = st;
-        assert!(log.new.len() == undo.len() && live.pending == 0);
+        let Moves {
+            undo,
+            frames,
+            cells,
+        } = m;
+        assert!(live.pending == 0 && cells.len() == log.after.len());
         grow(&mut log.undo, undo.len() * nb);
         grow(&mut log.pools, frames.len() * w);
+        let multi = *synced + 1 < frames.len();
+        if multi {
+            let first = frames[*synced].undo_len;
+            grow(&mut log.new, undo.len());
+            for &(i, _) in &undo[first..] {
+                log.after[i as usize] = NetCell::of(&cells[i as usize]);
+            }
+            for (j, &(i, ref old)) in undo.iter().enumerate().skip(first).rev() {
+                log.new[j] = log.after[i as usize];
+                log.after[i as usize] = NetCell::of(old);
+            }
+        }
         while *synced < frames.len() {
             let f = *synced;
             let start = frames[f].undo_len;
             let end = frames.get(f + 1).map_or(undo.len(), |g| g.undo_len);
             assert!(end - start < PENDING_LIMIT as usize);
             copy_lanes(&mut log.pools[f * w..(f + 1) * w], &live.pool);
-            let cells = undo[start..end].iter().zip(&log.new[start..end]);
             let saved = log.undo[start * nb..end * nb].chunks_exact_mut(nb);
-            for ((&(i, ref old), &new), saved) in cells.zip(saved) {
+            for (j, (&(i, ref old), saved)) in (start..).zip(undo[start..end].iter().zip(saved)) {
                 let i = i as usize;
+                let new = if multi {
+                    log.new[j]
+                } else {
+                    NetCell::of(&cells[i])
+                };
                 let acc = &mut live.acc[i * nb..(i + 1) * nb];
                 copy(saved, acc);
                 change(kern, acc, &mut live.delta, NetCell::of(old), new);
@@ -433,43 +459,33 @@ impl NetState {
 
     /// The net's score for `stm` (synced first).
     #[inline]
-    pub(in crate::brain::eval) fn score(
-        &self,
-        stm: Color,
-        undo: &[(u32, CellEval)],
-        frames: &[Frame],
-    ) -> Score {
-        self.sync(undo, frames);
+    pub(in crate::brain::eval) fn score(&self, stm: Color, m: Moves) -> Score {
+        self.sync(m);
         let st = self.st.borrow();
         assert!(st.live.pending == 0, "the pools are flushed");
         self.q.score(&st.live.pool, stm)
     }
 
     /// The net's logit of `stm`'s win probability (synced first).
-    pub(in crate::brain::eval) fn logit(
-        &self,
-        stm: Color,
-        undo: &[(u32, CellEval)],
-        frames: &[Frame],
-    ) -> f32 {
-        self.sync(undo, frames);
+    pub(in crate::brain::eval) fn logit(&self, stm: Color, m: Moves) -> f32 {
+        self.sync(m);
         let st = self.st.borrow();
         assert!(st.live.pending == 0, "the pools are flushed");
         self.q.logit(&st.live.pool, stm)
     }
 
     /// The same pools, and the same accumulators in every cell `live`
-    /// says is counted? (Both synced first, with their evaluators' `undo`
-    /// and `frames`.)
+    /// says is counted? (Both synced first, with their evaluators'
+    /// moves.)
     pub(in crate::brain::eval) fn same_as(
         &self,
-        (undo, frames): (&[(u32, CellEval)], &[Frame]),
+        m: Moves,
         other: &NetState,
-        (other_undo, other_frames): (&[(u32, CellEval)], &[Frame]),
+        other_m: Moves,
         live: impl Fn(usize) -> bool,
     ) -> bool {
-        self.sync(undo, frames);
-        other.sync(other_undo, other_frames);
+        self.sync(m);
+        other.sync(other_m);
         let (a, b) = (&self.st.borrow().live, &other.st.borrow().live);
         let nb = self.nb;
         a.pending == 0

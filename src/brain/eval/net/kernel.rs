@@ -479,7 +479,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::super::format::random;
-    use super::super::keys::{CellState, NIBBLES};
+    use super::super::keys::{line_pair, CellState, NIBBLES};
     use super::super::quant::QuantNet;
     use super::*;
     use crate::brain::eval::weights::Class;
@@ -626,7 +626,8 @@ mod tests {
     }
 
     /// The pair table holds each key's rows for both colours: a line pair
-    /// is Black's row of `x·12 + y` and White's of `y·12 + x`, a class pair
+    /// is Black's row of `x·12 + y` and White's of `y·12 + x`, those of
+    /// nibbles past 11 zero, a class pair
     /// the own and opponent rows the other way round for White.
     #[test]
     fn pair_rows_are_both_colours_rows() {
@@ -653,7 +654,14 @@ mod tests {
         };
         for x in 0..NIBBLES {
             for y in 0..NIBBLES {
-                check(x * NIBBLES + y, x * NIBBLES + y, y * NIBBLES + x);
+                check(line_pair(x, y), x * NIBBLES + y, y * NIBBLES + x);
+            }
+        }
+        for x in 0..16 {
+            for y in NIBBLES..16 {
+                for key in [line_pair(x, y), line_pair(y, x)] {
+                    assert!(lanes(key).iter().all(|&l| l == 0), "key {key}");
+                }
             }
         }
         let (line, classes) = (super::super::LINE_KEYS, Class::ALL.len());

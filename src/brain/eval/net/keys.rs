@@ -28,15 +28,22 @@ pub const ROWS: usize = LINE_KEYS + 2 * CLASSES;
 /// Rows of the quantized net's pair table (`QuantNet`'s `pairs`), each
 /// `2 · fp` lanes, Black's half first: a cell's two accumulators are one
 /// row of both colours, so a change of the cell is one key (`KeyChange`).
-/// Line pair `x · 12 + y` (`x` Black's nibble, `y` White's, each below 16)
-/// is `[E[x·12 + y], E[y·12 + x]]`; `CLASS_PAIRS + k` (Black's class `k`)
-/// is `[E[own k], E[opp k]]` and `CLASS_PAIRS + 16 + k` (White's class)
-/// `[E[opp k], E[own k]]`. Every key a `KeyChange` can hold is below
-/// `PAIR_ROWS` (nibbles are 4 bits, classes below 16; nibbles past 11
-/// never occur, and their keys stay below `CLASS_PAIRS`).
-pub const CLASS_PAIRS: usize = 15 * NIBBLES + 16;
+/// Line pair `line_pair(x, y)` (`x` Black's nibble, `y` White's) is
+/// `[E[x·12 + y], E[y·12 + x]]` (zero for nibbles past 11, which never
+/// occur); `CLASS_PAIRS + k` (Black's class `k`) is `[E[own k], E[opp k]]`
+/// and `CLASS_PAIRS + 16 + k` (White's class) `[E[opp k], E[own k]]`.
+/// Every key a `KeyChange` can hold is below `PAIR_ROWS` (nibbles are 4
+/// bits, classes below 16).
+pub const CLASS_PAIRS: usize = 256;
 pub const PAIR_ROWS: usize = CLASS_PAIRS + 32;
 const _: () = assert!(CLASSES <= 16);
+
+/// The pair row of one direction's nibbles, Black's `x` and White's `y`
+/// (each below 16): `16 · y + x`, what `pair_at` computes from both
+/// colours' codes at once.
+pub const fn line_pair(x: usize, y: usize) -> usize {
+    16 * y + x
+}
 
 /// Rows of the embedding table (`ROWS`).
 pub const fn rows() -> usize {
@@ -86,10 +93,19 @@ pub(super) enum KeyChange {
 /// A cell's line codes and classes.
 pub(super) type CellState = ([u16; 2], [Class; 2]);
 
-/// The pair row of direction `d`'s nibbles.
+/// Both colours' codes in one word, Black's low: direction `d`'s nibbles
+/// are then bits `4d..4d+4` and `16+4d..16+4d+4`.
 #[inline(always)]
-fn line_pair(code: [u16; 2], d: usize) -> u16 {
-    ((code[0] >> (4 * d)) & 15) * NIBBLES as u16 + ((code[1] >> (4 * d)) & 15)
+fn joint(code: [u16; 2]) -> u32 {
+    code[0] as u32 | (code[1] as u32) << 16
+}
+
+/// The pair row (`line_pair`) of the direction whose nibbles start at bit
+/// `shift` (`4d`) of the joint code `j`.
+#[inline(always)]
+fn pair_at(j: u32, shift: u32) -> u16 {
+    let x = (j >> shift) & 0x000f_000f;
+    ((x | x >> 12) & 0xff) as u16
 }
 
 /// The pair row of colour `side`'s class `k`.
@@ -103,7 +119,8 @@ impl KeyChange {
     /// and White's class).
     #[inline(always)]
     pub fn rows((code, class): CellState) -> [u16; KEYS_PER_CELL] {
-        let d = |d| line_pair(code, d);
+        let j = joint(code);
+        let d = |d: u32| pair_at(j, 4 * d);
         [
             d(0),
             d(1),
@@ -119,24 +136,25 @@ impl KeyChange {
     /// class differs.
     #[inline(always)]
     pub fn swaps(old: CellState, new: CellState) -> Swaps {
-        let lines = (old.0[0] ^ new.0[0]) | (old.0[1] ^ new.0[1]);
+        let (o, n) = (joint(old.0), joint(new.0));
+        let lines = ((o ^ n) | (o ^ n) >> 16) & 0xffff;
         let classes = (old.1[0] != new.1[0]) as u32 | ((old.1[1] != new.1[1]) as u32) << 1;
         Swaps {
-            old,
-            new,
-            moved: lines as u32 | classes << 16,
+            old: (o, old.1),
+            new: (n, new.1),
+            moved: lines | classes << 16,
         }
     }
 }
 
-/// The rows a counted cell swaps (`KeyChange::swaps`): `moved` has a
-/// nibble per direction (nonzero where its codes moved) and bits 16 and 17
-/// for the classes, taken lowest first. An iterator rather than a
-/// callback: a closure would be compiled without the AVX2 of the kernel
-/// that calls it.
+/// The rows a counted cell swaps (`KeyChange::swaps`): its joint codes
+/// (`joint`) and classes before and after, and `moved`, a nibble per
+/// direction (nonzero where its codes moved) and bits 16 and 17 for the
+/// classes, taken lowest first. An iterator rather than a callback: a
+/// closure would be compiled without the AVX2 of the kernel that calls it.
 pub(super) struct Swaps {
-    old: CellState,
-    new: CellState,
+    old: (u32, [Class; 2]),
+    new: (u32, [Class; 2]),
     moved: u32,
 }
 
@@ -148,16 +166,16 @@ impl Iterator for Swaps {
         if self.moved == 0 {
             return None;
         }
-        let ((oc, ok), (nc, nk)) = (self.old, self.new);
-        let t = self.moved.trailing_zeros() as usize;
+        let t = self.moved.trailing_zeros();
         if t < 16 {
-            let d = t / 4;
-            self.moved &= !(15 << (4 * d));
-            Some((line_pair(oc, d), line_pair(nc, d)))
+            let shift = t & !3;
+            self.moved &= !(15 << shift);
+            Some((pair_at(self.old.0, shift), pair_at(self.new.0, shift)))
         } else {
-            let side = t - 16;
+            let side = (t - 16) as usize;
             self.moved &= self.moved - 1;
-            Some((class_pair(side, ok[side]), class_pair(side, nk[side])))
+            let (ok, nk) = (self.old.1[side], self.new.1[side]);
+            Some((class_pair(side, ok), class_pair(side, nk)))
         }
     }
 }

@@ -47,6 +47,7 @@ pub use format::{embedded, random, NetWeights, EMBEDDED, MAGIC, MAX_DIM, VERSION
 pub use kernel::{Kernel, LANES, QA};
 pub(in crate::brain::eval) use kernel::{AVX2, SCALAR, SSE2};
 pub use keys::{
-    cell_keys, rows, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS, POOL_DIV, ROWS,
+    cell_keys, line_pair, rows, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS,
+    POOL_DIV, ROWS,
 };
 pub use quant::{embedded_net, QuantNet, TERM_LIMIT};

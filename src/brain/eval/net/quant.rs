@@ -30,7 +30,7 @@ use anyhow::Result;
 
 use super::format::{embedded, NetWeights};
 use super::kernel::{blocks, Block, Kernel, Rows, BLOCK, LANES, QA};
-use super::keys::{CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS, POOL_DIV};
+use super::keys::{line_pair, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS, POOL_DIV};
 use crate::brain::eval::weights::CLASSES;
 use crate::brain::types::{Color, Score};
 
@@ -105,7 +105,7 @@ impl QuantNet {
         };
         for x in 0..NIBBLES {
             for y in 0..NIBBLES {
-                set(x * NIBBLES + y, x * NIBBLES + y, y * NIBBLES + x);
+                set(line_pair(x, y), x * NIBBLES + y, y * NIBBLES + x);
             }
         }
         for k in 0..CLASSES {
