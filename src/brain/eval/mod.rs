@@ -295,11 +295,20 @@ impl Evaluator {
         ev
     }
 
-    /// Refresh every cell of `board` (`NET` as in `refresh_around`).
+    /// Refresh every cell of `board` (`NET` as in `refresh_around`): the
+    /// classical work first, then the net's.
     #[inline(always)]
     fn refresh_all<const NET: u8>(&mut self, board: &Board) {
         for &p in board.cells() {
-            self.refresh::<NET>(board, p);
+            self.refresh::<0>(board, p);
+        }
+        // Then the net: every counted cell joins its pools.
+        if NET != 0 {
+            if let Some(n) = &mut self.net {
+                for (i, c) in self.cells.iter().enumerate().filter(|(_, c)| c.live) {
+                    n.set_cell::<NET>(i, None, (c.code, c.class));
+                }
+            }
         }
         self.flush::<NET>();
     }
