@@ -7,11 +7,11 @@
 //! when a score is asked for (`score`, `sync`): frame by frame, each logged
 //! cell's accumulators lose the rows of what changed and gain the new ones
 //! (its state after the frame: the cell's current state for the last
-//! frame, found by a pass backwards through the entries for earlier ones),
-//! and the clipped values' differences gather in `i16` lanes that join the
-//! pools at the end of the frame (`flush`); the accumulators and pools it
-//! overwrites are saved per frame, so that `pop` puts back exactly the
-//! frames it synced. A move
+//! frame; for an earlier one, the state the cell's next undo entry holds,
+//! found by a pass backwards through the entries), and the clipped values'
+//! differences gather in `i16` lanes that join the pools at the end of the
+//! frame (`flush`); the accumulators and pools it overwrites are saved per
+//! frame, so that `pop` puts back exactly the frames it synced. A move
 //! whose subtree is never scored (a table cut, a five found by the threat
 //! checks) costs the net nothing, and neither does its `pop`. Frame by
 //! frame rather than merged: a `pop` undoes one frame, and an unscored
@@ -40,6 +40,9 @@ use crate::brain::eval::weights::Class;
 use crate::brain::eval::{CellEval, Frame};
 use crate::brain::types::{Color, Score};
 
+/// No next undo entry (`Log::next`).
+const NONE: u32 = u32::MAX;
+
 /// Cells whose clipped differences `delta` may hold before `flush`: each
 /// moves a lane by at most `QA` (256), and 127 · 256 = 32,512 fits `i16`.
 const PENDING_LIMIT: u32 = 127;
@@ -63,19 +66,7 @@ pub(in crate::brain::eval) struct NetCell {
     pub live: bool,
 }
 
-impl Default for NetCell {
-    fn default() -> NetCell {
-        NetCell::NONE
-    }
-}
-
 impl NetCell {
-    const NONE: NetCell = NetCell {
-        code: [0; 2],
-        class: [Class::None; 2],
-        live: false,
-    };
-
     #[inline(always)]
     fn of(c: &CellEval) -> NetCell {
         NetCell {
@@ -133,10 +124,12 @@ struct Live {
 #[derive(Clone)]
 struct Log {
     /// A sync of several frames: beside `Evaluator::undo`, entry for
-    /// entry, the cell's state after the move that logged it, and per cell
-    /// its state after the frame the backward pass has reached (scratch).
-    new: Vec<NetCell>,
-    after: Vec<NetCell>,
+    /// entry, the cell's next entry (`NONE`: none, its state now is the
+    /// one after the move), and per cell the last entry the backward pass
+    /// met, stamped with the sync (`stamp`) that met it (scratch).
+    next: Vec<u32>,
+    last: Vec<(u32, u32)>,
+    stamp: u32,
     /// Beside `Evaluator::undo`, entry for entry, for the synced frames:
     /// the cell's accumulators before that frame was applied (`nb` blocks
     /// an entry; the vector only grows, so a save is a copy into place).
@@ -242,8 +235,9 @@ impl NetState {
                     pending: 0,
                 },
                 log: Log {
-                    new: Vec::new(),
-                    after: vec![NetCell::NONE; cells],
+                    next: Vec::new(),
+                    last: vec![(0, 0); cells],
+                    stamp: 0,
                     undo: Vec::new(),
                     pools: Vec::new(),
                 },
@@ -407,8 +401,8 @@ impl NetState {
     /// the pools and each logged cell's accumulators, apply the cell's
     /// change, flush (a frame logs at most 41 cells, 1 + 4 · 2 · 5, below
     /// `PENDING_LIMIT`: checked). A cell's state after the last frame is
-    /// its state now; after an earlier frame, the state the next entry for
-    /// the cell logged (or its state now): the backward pass finds them.
+    /// its state now; after an earlier frame, the state the cell's next
+    /// entry logged (or its state now): the backward pass finds them.
     #[inline(always)]
     fn sync_with<const K: u8, const NB: usize>(&self, st: &mut St, m: Moves) {
         let kern = Kern::<K, NB>::new(self.kernel, self.q.rows());
@@ -419,19 +413,22 @@ impl NetState {
             frames,
             cells,
         } = m;
-        assert!(live.pending == 0 && cells.len() == log.after.len());
+        assert!(live.pending == 0 && cells.len() == log.last.len());
         grow(&mut log.undo, undo.len() * nb);
         grow(&mut log.pools, frames.len() * w);
         let multi = *synced + 1 < frames.len();
         if multi {
-            let first = frames[*synced].undo_len;
-            grow(&mut log.new, undo.len());
-            for &(i, _) in &undo[first..] {
-                log.after[i as usize] = NetCell::of(&cells[i as usize]);
+            if log.stamp == u32::MAX {
+                log.last.fill((0, 0));
+                log.stamp = 0;
             }
-            for (j, &(i, ref old)) in undo.iter().enumerate().skip(first).rev() {
-                log.new[j] = log.after[i as usize];
-                log.after[i as usize] = NetCell::of(old);
+            log.stamp += 1;
+            let (first, stamp) = (frames[*synced].undo_len, log.stamp);
+            grow(&mut log.next, undo.len());
+            for (j, &(i, _)) in undo.iter().enumerate().skip(first).rev() {
+                let last = &mut log.last[i as usize];
+                log.next[j] = if last.0 == stamp { last.1 } else { NONE };
+                *last = (stamp, j as u32);
             }
         }
         while *synced < frames.len() {
@@ -443,10 +440,10 @@ impl NetState {
             let saved = log.undo[start * nb..end * nb].chunks_exact_mut(nb);
             for (j, (&(i, ref old), saved)) in (start..).zip(undo[start..end].iter().zip(saved)) {
                 let i = i as usize;
-                let new = if multi {
-                    log.new[j]
-                } else {
-                    NetCell::of(&cells[i])
+                let next = if multi { log.next[j] } else { NONE };
+                let new = match next {
+                    NONE => NetCell::of(&cells[i]),
+                    k => NetCell::of(&undo[k as usize].1),
                 };
                 let acc = &mut live.acc[i * nb..(i + 1) * nb];
                 copy(saved, acc);
