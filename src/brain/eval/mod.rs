@@ -47,11 +47,15 @@
 //! `Forbidden` class, worth nothing.
 //!
 //! With `EvalKind::Net` (`--eval net`) the evaluator also keeps the learned
-//! network's per-cell accumulators and pools (`net::accum`), updated in the
-//! same places (`set_codes`, a filled cell in `refresh`, `push`/`pop`), and
+//! network's per-cell accumulators and pools (`net::accum`), and
 //! `evaluate` returns the net's score; the classes and counters are the
-//! same. Classic evaluators carry no net state: the update code is compiled
-//! once per kind (`NET` false or true).
+//! same. `push` leaves the net behind (it logs the new state of each cell
+//! it changed beside the undo entry), `evaluate` brings it up to date frame
+//! by frame and `pop` takes back only the frames it had applied, so a move
+//! whose subtree is never scored costs the net nothing; `update` and the
+//! build change it as they go (`set_codes`, a filled cell in `refresh`).
+//! Classic evaluators carry no net state: the update code is compiled once
+//! per kind (`NET` 0, or the net's kernel).
 
 pub mod net;
 pub mod weights;
@@ -63,8 +67,8 @@ use crate::brain::game::pattern::{line_code, table, Pattern, PatternTable};
 use crate::brain::hugepages::HugeTable;
 use crate::brain::types::{Color, Rule, Score};
 
-use net::accum::NetState;
-use net::QuantNet;
+use net::accum::{Moves, NetState};
+use net::{Kernel, QuantNet};
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
 
 /// Which evaluation `Evaluator::evaluate` gives: the classical pattern
@@ -278,38 +282,103 @@ impl Evaluator {
             frames: Vec::new(),
             net,
         };
-        for &p in board.cells() {
-            if ev.net.is_some() {
-                ev.refresh::<true>(board, p);
-            } else {
-                ev.refresh::<false>(board, p);
-            }
+        match ev.net.as_ref().map(|n| n.kernel()) {
+            None => ev.refresh_all::<0>(board),
+            Some(Kernel::Scalar) => ev.refresh_all::<{ net::SCALAR }>(board),
+            #[cfg(target_arch = "x86_64")]
+            Some(Kernel::Sse2) => ev.refresh_all::<{ net::SSE2 }>(board),
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel`).
+            #[cfg(target_arch = "x86_64")]
+            Some(Kernel::Avx2) => unsafe { ev.refresh_all_avx2(board) },
         }
         ev
+    }
+
+    /// Refresh every cell of `board` (`NET` as in `refresh_around`): the
+    /// classical work first, then the net's.
+    #[inline(always)]
+    fn refresh_all<const NET: u8>(&mut self, board: &Board) {
+        for &p in board.cells() {
+            self.refresh::<0>(board, p);
+        }
+        // Then the net: every counted cell joins its pools.
+        if NET != 0 {
+            if let Some(n) = &mut self.net {
+                for (i, c) in self.cells.iter().enumerate().filter(|(_, c)| c.live) {
+                    n.set_cell::<NET>(i, None, (c.code, c.class));
+                }
+            }
+        }
+        self.flush::<NET>();
+    }
+
+    /// `refresh_all` with the AVX2 kernel, in a function that enables
+    /// AVX2.
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refresh_all_avx2(&mut self, board: &Board) {
+        self.refresh_all::<{ net::AVX2 }>(board);
     }
 
     /// Bring the cache up to date after a stone was placed on or removed
     /// from `p` (the board already shows the change).
     #[inline]
     pub fn update(&mut self, board: &Board, p: Pos) {
-        if self.net.is_some() {
-            self.refresh_around_net(board, p, false);
+        if let Some(n) = &self.net {
+            // The net changes as the cells do: bring it up to date first.
+            n.sync(self.moves());
+            self.refresh_around_net(board, p);
         } else {
-            self.refresh_around::<false>(board, p, false);
+            self.refresh_around::<0>(board, p, false);
         }
     }
 
     /// `refresh_around` with the net, out of line so that the classical
-    /// `update` and `push` keep the code they had without it.
+    /// `update` and `push` keep the code they had without it: compiled
+    /// once per kernel, AVX2's in a function that enables AVX2 (so the
+    /// per-cell kernels inline into the update).
     #[inline(never)]
-    fn refresh_around_net(&mut self, board: &Board, p: Pos, save: bool) {
-        self.refresh_around::<true>(board, p, save);
+    fn refresh_around_net(&mut self, board: &Board, p: Pos) {
+        match self.net.as_ref().expect("a net").kernel() {
+            Kernel::Scalar => self.refresh_around::<{ net::SCALAR }>(board, p, false),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => self.refresh_around::<{ net::SSE2 }>(board, p, false),
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel`).
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { self.refresh_around_avx2(board, p) },
+        }
+    }
+
+    /// `refresh_around` with the AVX2 kernel, in a function that enables
+    /// AVX2.
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refresh_around_avx2(&mut self, board: &Board, p: Pos) {
+        self.refresh_around::<{ net::AVX2 }>(board, p, false);
+    }
+
+    /// With the net, add what the cells changed to its pools (the end of
+    /// every update).
+    #[inline(always)]
+    fn flush<const NET: u8>(&mut self) {
+        if NET != 0 {
+            if let Some(n) = &mut self.net {
+                n.flush::<NET>();
+            }
+        }
     }
 
     /// `update` for a stone just placed on `p`, remembering the cells it
     /// changes so that `pop` can put them back without recomputing them
-    /// (the search's make/unmake: half the evaluation work).
-    #[inline]
+    /// (the search's make/unmake: half the evaluation work). Out of line:
+    /// inlined into the search's make it runs more instructions.
+    #[inline(never)]
     pub fn push(&mut self, board: &Board, p: Pos) {
         self.frames.push(Frame {
             undo_len: self.undo.len(),
@@ -317,33 +386,36 @@ impl Evaluator {
             ototal: self.ototal,
             counts: self.counts,
         });
-        if let Some(n) = &mut self.net {
-            n.push();
-            self.refresh_around_net(board, p, true);
-        } else {
-            self.refresh_around::<false>(board, p, true);
+        // With a net too: the net follows when a score is asked for
+        // (`NetState::sync`), from the undo entries.
+        self.refresh_around::<0>(board, p, true);
+    }
+
+    /// What the net reads to catch up with the moves (`NetState::sync`).
+    #[inline(always)]
+    fn moves(&self) -> Moves<'_> {
+        Moves {
+            undo: &self.undo,
+            frames: &self.frames,
+            cells: &self.cells,
         }
     }
 
-    /// Log cell `i` on the undo stack as it is now (and, with `NET`, its
-    /// accumulators).
+    /// Log cell `i` on the undo stack as it is now.
     #[inline(always)]
-    fn save<const NET: bool>(&mut self, i: usize) {
+    fn save(&mut self, i: usize) {
         self.undo.push((i as u32, self.cells[i]));
-        if NET {
-            if let Some(n) = &mut self.net {
-                n.save(i);
-            }
-        }
     }
 
     /// Refresh `p` and the empty cells within `reach` of it on its four
     /// lines (each in that line's direction only); with `save`, log each
-    /// cell on the undo stack before it changes.
+    /// cell on the undo stack before it changes. `NET`: 0 without a net,
+    /// else the net's kernel (`net::SCALAR`, `SSE2`, `AVX2`: the per-cell
+    /// work inlines here, and the net's pools are flushed at the end).
     #[inline(always)]
-    fn refresh_around<const NET: bool>(&mut self, board: &Board, p: Pos, save: bool) {
+    fn refresh_around<const NET: u8>(&mut self, board: &Board, p: Pos, save: bool) {
         if save {
-            self.save::<NET>(p.idx());
+            self.save(p.idx());
         }
         self.refresh::<NET>(board, p);
         for d in 0..4 {
@@ -356,6 +428,7 @@ impl Evaluator {
                 }
             }
         }
+        self.flush::<NET>();
     }
 
     /// Refresh direction `d` of the empty cell `q`, and its class and value
@@ -364,7 +437,7 @@ impl Evaluator {
     /// Both colours' codes come from one table load and are applied as
     /// read (`set_codes`), not looked up again.
     #[inline(always)]
-    fn refresh_line<const NET: bool>(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
+    fn refresh_line<const NET: u8>(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
         let [b, w] = self.table.both(board.line_key(q, d));
         let new = [line_code(b), line_code(w)];
         let shift = 4 * d;
@@ -373,7 +446,7 @@ impl Evaluator {
             // Not in the totals yet (cannot happen to a cell a stone sees
             // from afar, but a full refresh is always right).
             if save {
-                self.save::<NET>(q.idx());
+                self.save(q.idx());
             }
             self.refresh::<NET>(board, q);
             return;
@@ -383,7 +456,7 @@ impl Evaluator {
         }
         let mut code = c.code;
         if save {
-            self.save::<NET>(q.idx());
+            self.save(q.idx());
         }
         for (k, n) in new.into_iter().enumerate() {
             code[k] = (code[k] & !(15 << shift)) | (n << shift);
@@ -399,8 +472,7 @@ impl Evaluator {
             return false;
         };
         if let Some(n) = &mut self.net {
-            let cells = self.undo[f.undo_len..].iter().map(|&(i, _)| i as usize);
-            n.pop(f.undo_len, cells);
+            n.pop(self.frames.len(), f.undo_len, &self.undo);
         }
         for &(i, c) in self.undo[f.undo_len..].iter().rev() {
             self.cells[i as usize] = c;
@@ -415,14 +487,14 @@ impl Evaluator {
     /// Recompute all four line codes of cell `p`, then its class and value
     /// (an occupied cell leaves the totals).
     #[inline]
-    fn refresh<const NET: bool>(&mut self, board: &Board, p: Pos) {
+    fn refresh<const NET: u8>(&mut self, board: &Board, p: Pos) {
         if board.cell(p) != EMPTY {
             let c = self.cells[p.idx()];
             if c.live {
                 self.remove_from_totals(&c);
-                if NET {
+                if NET != 0 {
                     if let Some(n) = &mut self.net {
-                        n.remove_cell(p.idx());
+                        n.remove_cell::<NET>(p.idx());
                     }
                 }
             }
@@ -452,7 +524,7 @@ impl Evaluator {
     /// and values from the combination tables, and count it in the totals
     /// in place of what it held.
     #[inline(always)]
-    fn set_codes<const NET: bool>(&mut self, p: Pos, code: [u16; 2]) {
+    fn set_codes<const NET: u8>(&mut self, p: Pos, code: [u16; 2]) {
         let old = self.cells[p.idx()];
         if old.live {
             self.remove_from_totals(&old);
@@ -472,10 +544,10 @@ impl Evaluator {
             self.counts[ci][k] += 1;
         }
         self.cells[p.idx()] = c;
-        if NET {
+        if NET != 0 {
             if let Some(n) = &mut self.net {
                 let was = old.live.then_some((old.code, old.class));
-                n.set_cell(p.idx(), was, (code, c.class));
+                n.set_cell::<NET>(p.idx(), was, (code, c.class));
             }
         }
     }
@@ -560,18 +632,19 @@ impl Evaluator {
     }
 
     /// Static score for `stm`, the side to move: the net's under
-    /// `EvalKind::Net`, else the classical one.
+    /// `EvalKind::Net` (which first applies the moves pushed since the last
+    /// score, `NetState::sync`), else the classical one.
     #[inline]
     pub fn evaluate(&self, stm: Color) -> Score {
         match &self.net {
             None => self.classic(stm),
-            Some(n) => n.score(stm),
+            Some(n) => n.score(stm, self.moves()),
         }
     }
 
     /// The net's logit of `stm`'s win probability (None under Classic).
     pub fn net_logit(&self, stm: Color) -> Option<f32> {
-        self.net.as_ref().map(|n| n.logit(stm))
+        self.net.as_ref().map(|n| n.logit(stm, self.moves()))
     }
 
     /// The classical static score for `stm`, whichever `kind`.
@@ -590,7 +663,9 @@ impl Evaluator {
             && self.counts == other.counts
             && self.cells == other.cells
             && match (&self.net, &other.net) {
-                (Some(a), Some(b)) => a.same_as(b, |i| self.cells[i].live),
+                (Some(a), Some(b)) => {
+                    a.same_as(self.moves(), b, other.moves(), |i| self.cells[i].live)
+                }
                 (None, None) => true,
                 _ => false,
             }

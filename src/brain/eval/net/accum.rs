@@ -1,51 +1,218 @@
 //! The net's incremental state beside the evaluator's cells (`NetState`):
 //! per cell its two accumulators, per colour the pool, and the undo log
-//! `Evaluator::push`/`pop` keep beside their own. The evaluator calls it
-//! where its cells change (`set_cell`, `remove_cell`), saves and restores
-//! it with its own undo log (`save`, `push`, `pop`), and reads the score
-//! from it (`score`).
+//! that lets `Evaluator::pop` put them back.
+//!
+//! The search's `push` leaves the net alone: the evaluator's undo entries
+//! say which cells each move changed and how they were. The net catches up
+//! when a score is asked for (`score`, `sync`): frame by frame, each logged
+//! cell's accumulators lose the rows of what changed and gain the new ones
+//! (its state after the frame: the cell's current state for the last
+//! frame; for an earlier one, the state the cell's next undo entry holds,
+//! found by a pass backwards through the entries), and the clipped values'
+//! differences gather in `i16` lanes that join the pools at the end of the
+//! frame (`flush`); the accumulators and pools it overwrites are saved per
+//! frame, so that `pop` puts back exactly the frames it synced. A move
+//! whose subtree is never scored (a table cut, a five found by the threat
+//! checks) costs the net nothing, and neither does its `pop`. Frame by
+//! frame rather than merged: a `pop` undoes one frame, and an unscored
+//! parent's frame is applied once for all its scored children.
+//!
+//! `update` (outside the search) and the evaluator's build change the net
+//! as they go (`set_cell`, `remove_cell`, `flush`), after a `sync`.
+//!
+//! The per-cell work takes the kernel as a constant (`K`, one of
+//! `kernel::SCALAR`, `SSE2`, `AVX2`): it is compiled once per kernel,
+//! AVX2's inside functions that enable AVX2 (`sync_avx2` here,
+//! `Evaluator::refresh_around_net` there), so the lane operations inline
+//! into it. `K` must be the net's kernel (checked).
+//!
+//! `score` takes `&self` (the evaluator's `evaluate` does): what it
+//! brings up to date sits in a `RefCell`, which the `&mut self` paths
+//! reach for free (`get_mut`).
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
+use super::kernel::{self, Block, Kern, Kernel, BLOCK};
 use super::keys::{CellState, KeyChange};
 use super::quant::QuantNet;
+use crate::brain::eval::weights::Class;
+use crate::brain::eval::{CellEval, Frame};
 use crate::brain::types::{Color, Score};
 
-/// The net's incremental state (see `quant`).
+/// No next undo entry (`Log::next`).
+const NONE: u32 = u32::MAX;
+
+/// Cells whose clipped differences `delta` may hold before `flush`: each
+/// moves a lane by at most `QA` (256), and 127 · 256 = 32,512 fits `i16`.
+const PENDING_LIMIT: u32 = 127;
+
+/// The evaluator's moves as `sync` reads them: its undo entries (cell,
+/// state before), its frames (where each move's entries begin) and its
+/// cells as they are now.
+#[derive(Clone, Copy)]
+pub(in crate::brain::eval) struct Moves<'a> {
+    pub undo: &'a [(u32, CellEval)],
+    pub frames: &'a [Frame],
+    pub cells: &'a [CellEval],
+}
+
+/// A cell as the net sees it: its line codes and classes, and whether it
+/// is counted (an empty playing cell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::brain::eval) struct NetCell {
+    pub code: [u16; 2],
+    pub class: [Class; 2],
+    pub live: bool,
+}
+
+impl NetCell {
+    #[inline(always)]
+    fn of(c: &CellEval) -> NetCell {
+        NetCell {
+            code: c.code,
+            class: c.class,
+            live: c.live,
+        }
+    }
+
+    #[inline(always)]
+    fn state(self) -> CellState {
+        (self.code, self.class)
+    }
+}
+
+/// The net's incremental state (see the module doc).
 #[derive(Clone)]
 pub(in crate::brain::eval) struct NetState {
     q: Arc<QuantNet>,
-    /// Lanes per cell: `2 · fp`, Black's accumulator first.
+    /// `q`'s kernel (the `K` every call must name).
+    kernel: Kernel,
+    /// Lanes per cell: `2 · fp`, Black's accumulator first; in blocks.
     width: usize,
-    /// Per cell, its two accumulators (meaningful for live cells).
-    acc: Vec<i16>,
+    nb: usize,
+    /// Everything `score` may bring up to date.
+    st: RefCell<St>,
+}
+
+/// The mutable part of `NetState`.
+#[derive(Clone)]
+struct St {
+    live: Live,
+    log: Log,
+    /// The evaluator's frames the accumulators and pools include (the
+    /// first `synced` of them).
+    synced: usize,
+}
+
+/// The accumulators and pools.
+#[derive(Clone)]
+struct Live {
+    /// Per cell, its two accumulators (meaningful for live cells): `nb`
+    /// blocks.
+    acc: Vec<Block>,
     /// Per colour the pooled clipped accumulators (`width` lanes).
     pool: Vec<i32>,
-    /// Beside `Evaluator::undo`, entry for entry: the cell's accumulators
-    /// as they were.
-    undo: Vec<i16>,
-    /// Per `push`: the pools before it.
+    /// What the cells changed since the last `flush` add to `pool`
+    /// (`nb` blocks, wrapping: exact, as `pending` cells at most
+    /// `PENDING_LIMIT` moved it), and how many cells that is.
+    delta: Vec<Block>,
+    pending: u32,
+}
+
+/// What `sync` and `pop` keep beside the evaluator's undo log.
+#[derive(Clone)]
+struct Log {
+    /// A sync of several frames: beside `Evaluator::undo`, entry for
+    /// entry, the cell's next entry (`NONE`: none, its state now is the
+    /// one after the move), and per cell the last entry the backward pass
+    /// met, stamped with the sync (`stamp`) that met it (scratch).
+    next: Vec<u32>,
+    last: Vec<(u32, u32)>,
+    stamp: u32,
+    /// Beside `Evaluator::undo`, entry for entry, for the synced frames:
+    /// the cell's accumulators before that frame was applied (`nb` blocks
+    /// an entry; the vector only grows, so a save is a copy into place).
+    undo: Vec<Block>,
+    /// Per synced frame, the pools before it (`width` lanes a frame, grown
+    /// the same way).
     pools: Vec<i32>,
 }
 
-/// `dst.copy_from_slice(src)` for the net's lanes (a multiple of 16, so
-/// whole 32- or 64-byte blocks: fixed-size copies the compiler keeps
-/// inline, where a copy of run-time length calls `memcpy`).
+/// `dst.copy_from_slice(src)` element by element, for blocks and the
+/// pools' lanes in 16s (fixed-size copies the compiler keeps inline, with
+/// the widest registers of the function it inlines into, where a copy of
+/// run-time length calls `memcpy`).
 #[inline(always)]
-fn copy_lanes<T: Copy + Default>(dst: &mut [T], src: &[T]) {
+fn copy<T: Copy>(dst: &mut [T], src: &[T]) {
+    assert_eq!(dst.len(), src.len());
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = *s;
+    }
+}
+
+/// `copy` for `i32` lanes, 16 at a time (the lengths a multiple of 16).
+#[inline(always)]
+fn copy_lanes(dst: &mut [i32], src: &[i32]) {
     assert_eq!(dst.len(), src.len());
     for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
-        let block: [T; 16] = s.try_into().expect("16 lanes");
+        let block: [i32; 16] = s.try_into().expect("16 lanes");
         d.copy_from_slice(&block);
     }
 }
 
-/// `dst.extend_from_slice(src)` the same way.
+/// Make a vector that only grows at least `len` long.
 #[inline(always)]
-fn push_lanes<T: Copy + Default>(dst: &mut Vec<T>, src: &[T]) {
-    for s in src.chunks_exact(16) {
-        let block: [T; 16] = s.try_into().expect("16 lanes");
-        dst.extend_from_slice(&block);
+fn grow<T: Copy + Default>(v: &mut Vec<T>, len: usize) {
+    if v.len() < len {
+        v.resize(len.max(2 * v.len()), T::default());
+    }
+}
+
+/// The cell whose accumulators are `acc` goes from `old` to `new`: its
+/// rows change, it joins the pool or leaves it (its clipped values' change
+/// into `delta`). Whether it moved `delta` at all.
+#[inline(always)]
+fn change<const K: u8, const NB: usize>(
+    kern: Kern<K, NB>,
+    acc: &mut [Block],
+    delta: &mut [Block],
+    old: NetCell,
+    new: NetCell,
+) -> bool {
+    match (old.live, new.live) {
+        (true, true) => kern.change(&KeyChange::Between(old.state(), new.state()), acc, delta),
+        (false, true) => kern.change(&KeyChange::Fresh(new.state()), acc, delta),
+        (true, false) => kern.remove(acc, delta),
+        (false, false) => return false,
+    }
+    true
+}
+
+impl Live {
+    /// `change` for cell `i` as `update` and the build make them: `delta`
+    /// is flushed whenever it could hold no more.
+    #[inline(always)]
+    fn set<const K: u8>(&mut self, kern: Kern<K, 0>, i: usize, old: NetCell, new: NetCell) {
+        let nb = kern.nb();
+        if change(
+            kern,
+            &mut self.acc[i * nb..(i + 1) * nb],
+            &mut self.delta,
+            old,
+            new,
+        ) {
+            self.pending += 1;
+            if self.pending == PENDING_LIMIT {
+                self.flush(kern);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn flush<const K: u8, const NB: usize>(&mut self, kern: Kern<K, NB>) {
+        kern.flush(&mut self.delta, &mut self.pool);
+        self.pending = 0;
     }
 }
 
@@ -54,13 +221,28 @@ impl NetState {
     /// included).
     pub(in crate::brain::eval) fn new(q: Arc<QuantNet>, cells: usize) -> NetState {
         let width = 2 * q.fp;
+        let nb = width / BLOCK;
         NetState {
+            kernel: q.kernel(),
             q,
             width,
-            acc: vec![0; cells * width],
-            pool: vec![0; width],
-            undo: Vec::new(),
-            pools: Vec::new(),
+            nb,
+            st: RefCell::new(St {
+                live: Live {
+                    acc: vec![Block::default(); cells * nb],
+                    pool: vec![0; width],
+                    delta: vec![Block::default(); nb],
+                    pending: 0,
+                },
+                log: Log {
+                    next: Vec::new(),
+                    last: vec![(0, 0); cells],
+                    stamp: 0,
+                    undo: Vec::new(),
+                    pools: Vec::new(),
+                },
+                synced: 0,
+            }),
         }
     }
 
@@ -69,90 +251,245 @@ impl NetState {
         &self.q
     }
 
+    /// Its kernel.
+    pub(in crate::brain::eval) fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
     /// Cell `i`'s line codes and classes are now `new`; it was counted
-    /// with `old`, or not counted (`None`: it joins the pool).
+    /// with `old`, or not counted (`None`: it joins the pool). For
+    /// `update` and the build, after a `sync`; `K`: the net's kernel.
     #[inline(always)]
-    pub(in crate::brain::eval) fn set_cell(
+    pub(in crate::brain::eval) fn set_cell<const K: u8>(
         &mut self,
         i: usize,
         old: Option<CellState>,
-        new: CellState,
+        (code, class): CellState,
     ) {
-        let ch = match old {
-            Some(old) => KeyChange::between(old, new),
-            None => KeyChange::fresh(new),
+        let old = match old {
+            Some((code, class)) => NetCell {
+                code,
+                class,
+                live: true,
+            },
+            None => NetCell {
+                code,
+                class,
+                live: false,
+            },
         };
-        let w = self.width;
-        self.q
-            .set_cell(&ch, &mut self.acc[i * w..(i + 1) * w], &mut self.pool);
+        let new = NetCell {
+            code,
+            class,
+            live: true,
+        };
+        let kern = Kern::new(self.kernel, self.q.rows());
+        self.st.get_mut().live.set::<K>(kern, i, old, new);
     }
 
-    /// The counted cell `i` was filled: it leaves the pool.
+    /// The counted cell `i` was filled: it leaves the pool (as
+    /// `set_cell`).
     #[inline(always)]
-    pub(in crate::brain::eval) fn remove_cell(&mut self, i: usize) {
-        let w = self.width;
-        self.q
-            .remove_cell(&self.acc[i * w..(i + 1) * w], &mut self.pool);
+    pub(in crate::brain::eval) fn remove_cell<const K: u8>(&mut self, i: usize) {
+        let kern = Kern::new(self.kernel, self.q.rows());
+        let cell = NetCell {
+            code: [0; 2],
+            class: [Class::None; 2],
+            live: true,
+        };
+        let gone = NetCell {
+            live: false,
+            ..cell
+        };
+        self.st.get_mut().live.set::<K>(kern, i, cell, gone);
     }
 
-    /// Log cell `i`'s accumulators (beside the evaluator's undo entry).
+    /// Add what the cells changed since the last flush to the pools (the
+    /// end of every `update` and of the build).
     #[inline(always)]
-    pub(in crate::brain::eval) fn save(&mut self, i: usize) {
-        let w = self.width;
-        push_lanes(&mut self.undo, &self.acc[i * w..(i + 1) * w]);
+    pub(in crate::brain::eval) fn flush<const K: u8>(&mut self) {
+        let kern = Kern::<K, 0>::new(self.kernel, self.q.rows());
+        self.st.get_mut().live.flush(kern);
     }
 
-    /// A `push` begins: remember the pools.
-    #[inline(always)]
-    pub(in crate::brain::eval) fn push(&mut self) {
-        push_lanes(&mut self.pools, &self.pool);
-    }
-
-    /// Undo the last `push`: `cells` are the cells of the evaluator's undo
-    /// entries from `from` on (in the order logged), whose accumulators
-    /// are put back, last first; then the pools.
-    #[inline(always)]
+    /// The evaluator popped its frame `depth` (the frames now number
+    /// `depth`), whose undo entries began at `from`: if the net had synced
+    /// that frame, put its accumulators (last first) and pools back.
+    #[inline]
     pub(in crate::brain::eval) fn pop(
         &mut self,
+        depth: usize,
         from: usize,
-        cells: impl DoubleEndedIterator<Item = usize> + ExactSizeIterator,
+        undo: &[(u32, CellEval)],
     ) {
-        let w = self.width;
-        for (j, i) in cells.enumerate().rev() {
-            let j = from + j;
-            copy_lanes(
-                &mut self.acc[i * w..(i + 1) * w],
-                &self.undo[j * w..(j + 1) * w],
-            );
+        let st = self.st.get_mut();
+        if st.synced <= depth {
+            return;
         }
-        self.undo.truncate(from * w);
-        let at = self.pools.len() - w;
-        copy_lanes(&mut self.pool, &self.pools[at..]);
-        self.pools.truncate(at);
+        st.synced = depth;
+        match (self.kernel, self.nb) {
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel` checks `Kernel::available`).
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, 1) => unsafe { self.put_back_avx2(depth, from, undo) },
+            (_, 1) => self.put_back::<1>(depth, from, undo),
+            _ => self.put_back::<0>(depth, from, undo),
+        }
     }
 
-    /// The net's score for `stm`.
+    /// `put_back` in a function that enables AVX2 (whole blocks in two
+    /// registers).
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn put_back_avx2(&mut self, depth: usize, from: usize, undo: &[(u32, CellEval)]) {
+        self.put_back::<1>(depth, from, undo);
+    }
+
+    /// `pop`'s work: the accumulators of the undo entries from `from` on
+    /// (last first) and the pools of frame `depth` back (`NB`: the blocks
+    /// per cell, 0 for `nb`).
+    #[inline(always)]
+    fn put_back<const NB: usize>(&mut self, depth: usize, from: usize, undo: &[(u32, CellEval)]) {
+        let (w, nb) = (self.width, if NB == 0 { self.nb } else { NB });
+        assert!(nb == self.nb);
+        let st = self.st.get_mut();
+        let (live, log) = (&mut st.live, &st.log);
+        let saved = log.undo[from * nb..undo.len() * nb].chunks_exact(nb);
+        for (&(i, _), saved) in undo[from..].iter().zip(saved).rev() {
+            let i = i as usize;
+            copy(&mut live.acc[i * nb..(i + 1) * nb], saved);
+        }
+        copy_lanes(&mut live.pool, &log.pools[depth * w..(depth + 1) * w]);
+    }
+
+    /// Bring the accumulators and pools up to the evaluator's last frame
+    /// (`m`), with the net's kernel.
     #[inline]
-    pub(in crate::brain::eval) fn score(&self, stm: Color) -> Score {
-        self.q.score(&self.pool, stm)
+    pub(in crate::brain::eval) fn sync(&self, m: Moves) {
+        let st = &mut *self.st.borrow_mut();
+        if st.synced == m.frames.len() {
+            return;
+        }
+        match (self.kernel, self.nb) {
+            (Kernel::Scalar, 1) => self.sync_with::<{ kernel::SCALAR }, 1>(st, m),
+            (Kernel::Scalar, _) => self.sync_with::<{ kernel::SCALAR }, 0>(st, m),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, 1) => self.sync_with::<{ kernel::SSE2 }, 1>(st, m),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, _) => self.sync_with::<{ kernel::SSE2 }, 0>(st, m),
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel` checks `Kernel::available`).
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, 1) => unsafe { self.sync_avx2::<1>(st, m) },
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, _) => unsafe { self.sync_avx2::<0>(st, m) },
+        }
     }
 
-    /// The net's logit of `stm`'s win probability.
-    pub(in crate::brain::eval) fn logit(&self, stm: Color) -> f32 {
-        self.q.logit(&self.pool, stm)
+    /// `sync_with` the AVX2 kernel, in a function that enables AVX2.
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn sync_avx2<const NB: usize>(&self, st: &mut St, m: Moves) {
+        self.sync_with::<{ kernel::AVX2 }, NB>(st, m);
+    }
+
+    /// `sync`'s work, frame by frame from the first one not synced: save
+    /// the pools and each logged cell's accumulators, apply the cell's
+    /// change, flush (a frame logs at most 41 cells, 1 + 4 · 2 · 5, below
+    /// `PENDING_LIMIT`: checked). A cell's state after the last frame is
+    /// its state now; after an earlier frame, the state the cell's next
+    /// entry logged (or its state now): the backward pass finds them.
+    #[inline(always)]
+    fn sync_with<const K: u8, const NB: usize>(&self, st: &mut St, m: Moves) {
+        let kern = Kern::<K, NB>::new(self.kernel, self.q.rows());
+        let (w, nb) = (self.width, kern.nb());
+        let St { live, log, synced } = st;
+        let Moves {
+            undo,
+            frames,
+            cells,
+        } = m;
+        assert!(live.pending == 0 && cells.len() == log.last.len());
+        grow(&mut log.undo, undo.len() * nb);
+        grow(&mut log.pools, frames.len() * w);
+        let multi = *synced + 1 < frames.len();
+        if multi {
+            if log.stamp == u32::MAX {
+                log.last.fill((0, 0));
+                log.stamp = 0;
+            }
+            log.stamp += 1;
+            let (first, stamp) = (frames[*synced].undo_len, log.stamp);
+            grow(&mut log.next, undo.len());
+            for (j, &(i, _)) in undo.iter().enumerate().skip(first).rev() {
+                let last = &mut log.last[i as usize];
+                log.next[j] = if last.0 == stamp { last.1 } else { NONE };
+                *last = (stamp, j as u32);
+            }
+        }
+        while *synced < frames.len() {
+            let f = *synced;
+            let start = frames[f].undo_len;
+            let end = frames.get(f + 1).map_or(undo.len(), |g| g.undo_len);
+            assert!(end - start < PENDING_LIMIT as usize);
+            copy_lanes(&mut log.pools[f * w..(f + 1) * w], &live.pool);
+            let saved = log.undo[start * nb..end * nb].chunks_exact_mut(nb);
+            for (j, (&(i, ref old), saved)) in (start..).zip(undo[start..end].iter().zip(saved)) {
+                let i = i as usize;
+                let next = if multi { log.next[j] } else { NONE };
+                let new = match next {
+                    NONE => NetCell::of(&cells[i]),
+                    k => NetCell::of(&undo[k as usize].1),
+                };
+                let acc = &mut live.acc[i * nb..(i + 1) * nb];
+                copy(saved, acc);
+                change(kern, acc, &mut live.delta, NetCell::of(old), new);
+            }
+            live.flush(kern);
+            *synced = f + 1;
+        }
+    }
+
+    /// The net's score for `stm` (synced first).
+    #[inline]
+    pub(in crate::brain::eval) fn score(&self, stm: Color, m: Moves) -> Score {
+        self.sync(m);
+        let st = self.st.borrow();
+        assert!(st.live.pending == 0, "the pools are flushed");
+        self.q.score(&st.live.pool, stm)
+    }
+
+    /// The net's logit of `stm`'s win probability (synced first).
+    pub(in crate::brain::eval) fn logit(&self, stm: Color, m: Moves) -> f32 {
+        self.sync(m);
+        let st = self.st.borrow();
+        assert!(st.live.pending == 0, "the pools are flushed");
+        self.q.logit(&st.live.pool, stm)
     }
 
     /// The same pools, and the same accumulators in every cell `live`
-    /// says is counted?
+    /// says is counted? (Both synced first, with their evaluators'
+    /// moves.)
     pub(in crate::brain::eval) fn same_as(
         &self,
+        m: Moves,
         other: &NetState,
+        other_m: Moves,
         live: impl Fn(usize) -> bool,
     ) -> bool {
-        let w = self.width;
-        self.pool == other.pool
-            && (0..self.acc.len() / w)
-                .all(|i| !live(i) || self.acc[i * w..(i + 1) * w] == other.acc[i * w..(i + 1) * w])
+        self.sync(m);
+        other.sync(other_m);
+        let (a, b) = (&self.st.borrow().live, &other.st.borrow().live);
+        let nb = self.nb;
+        a.pending == 0
+            && b.pending == 0
+            && a.pool == b.pool
+            && (0..a.acc.len() / nb)
+                .all(|i| !live(i) || a.acc[i * nb..(i + 1) * nb] == b.acc[i * nb..(i + 1) * nb])
     }
 }
 
@@ -175,7 +512,7 @@ mod tests {
     /// Every rule, plain and continuous: random makes, takebacks (both
     /// through `update`) and push/pop sequences with a random net; after
     /// each step the incremental state equals one built from scratch, for
-    /// every kernel, and all kernels give the same score.
+    /// every kernel, and all kernels give the same logit and score.
     #[test]
     fn incremental_equals_scratch_under_every_rule_for_every_kernel() {
         let kernels = Kernel::available();
@@ -217,6 +554,9 @@ mod tests {
                         assert!(ev.same_as(&fresh), "{rules:?} {:?}\n{b}", q.kernel());
                         for c in [Color::Black, Color::White] {
                             assert_eq!(ev.evaluate(c), evs[0].evaluate(c));
+                            // The head gives the same floats with every
+                            // kernel (AVX2's runs 8 units at a time).
+                            assert_eq!(ev.net_logit(c), evs[0].net_logit(c));
                             assert_eq!(ev.net_logit(c), fresh.net_logit(c));
                         }
                         checks += 1;
@@ -225,5 +565,63 @@ mod tests {
             }
         }
         assert!(checks >= 1200 * kernels.len(), "{checks}");
+    }
+
+    /// The net lags behind the moves until a score is asked for: search
+    /// like sequences of pushes and pops (one- and two-block nets, every
+    /// kernel), with scores asked now and then. Frames are synced one at a
+    /// time and several at once, popped synced and unsynced, and whenever
+    /// a score is asked it and the state equal a fresh evaluation's.
+    #[test]
+    fn lazy_net_state_follows_pushes_and_pops() {
+        let kernels = Kernel::available();
+        let (mut multi, mut unsynced_pops, mut synced_pops, mut checks) = (0, 0, 0, 0);
+        for (n, f) in [16, 40].into_iter().enumerate() {
+            for &k in &kernels {
+                let q = net(f, 8, 77 + n as u64, k);
+                let mut rng = SplitMix64::new(5 + n as u64);
+                let mut b = Board::square(15, RuleSet::from(Rule::Renju)).unwrap();
+                let mut ev = Evaluator::with_net(&b, q.clone());
+                let mut depth = 0;
+                let lag = |ev: &Evaluator| {
+                    let synced = ev.net.as_ref().unwrap().st.borrow().synced;
+                    ev.frames.len() - synced
+                };
+                for step in 0..600 {
+                    let r = rng.below(10);
+                    if depth > 0 && (r < 4 || depth >= 8 || b.empty_cells().count() < 20) {
+                        match lag(&ev) {
+                            0 => synced_pops += 1,
+                            _ => unsynced_pops += 1,
+                        }
+                        b.unmake().unwrap();
+                        assert!(ev.pop());
+                        depth -= 1;
+                    } else {
+                        let p = random_empty(&mut rng, &b).unwrap();
+                        b.play(p);
+                        ev.push(&b, p);
+                        depth += 1;
+                    }
+                    if rng.below(3) == 0 {
+                        if lag(&ev) > 1 {
+                            multi += 1;
+                        }
+                        let c = [Color::Black, Color::White][step % 2];
+                        let fresh = Evaluator::with_net(&b, q.clone());
+                        assert_eq!(ev.evaluate(c), fresh.evaluate(c), "{k:?} f={f}\n{b}");
+                        assert_eq!(lag(&ev), 0);
+                        if step % 4 == 0 {
+                            assert!(ev.same_as(&fresh), "{k:?} f={f}\n{b}");
+                        }
+                        checks += 1;
+                    }
+                }
+            }
+        }
+        let runs = 2 * kernels.len();
+        assert!(checks > 150 * runs, "{checks}");
+        assert!(multi > 20 * runs, "{multi}");
+        assert!(unsynced_pops > 50 * runs && synced_pops > 50 * runs);
     }
 }

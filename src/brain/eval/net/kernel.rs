@@ -1,38 +1,65 @@
-//! The per-cell work of the quantized net (`QuantNet::set_cell` and
-//! `remove_cell`), written once: `apply` and `remove` are generic over the
-//! lane operations of an instruction set (`Lanes`: load, store, wrapping
-//! 16-bit add and sub, the clamp to `0..=QA`, and the widening add into the
-//! `i32` pool), and instantiated per instruction set: AVX2 (16 lanes, chosen
-//! at run time where the CPU has it), SSE2 (8 lanes, every x86_64) and
-//! scalar (1 lane: everywhere else, and the reference the tests compare
-//! with). The sums wrap, which is exact here because no sum leaves `i16`
-//! (`TERM_LIMIT`), so every kernel gives the same integers.
+//! The per-cell work of the quantized net, written once: `apply` (a cell's
+//! accumulators change, `change`), `take_out` (a cell is filled, `remove`)
+//! and `widen` (the gathered differences join the pools, `flush`) are
+//! generic over the lane operations of an instruction set (`Lanes`: load,
+//! store, wrapping 16-bit add and sub, the clamp to `0..=QA`, and the
+//! widening add into the `i32` pool), and instantiated per instruction set:
+//! AVX2 (16 lanes, chosen at run time where the CPU has it), SSE2 (8 lanes,
+//! every x86_64) and scalar (1 lane: everywhere else, and the reference the
+//! tests compare with). The sums wrap, which is exact here because no sum
+//! leaves `i16` (`TERM_LIMIT`), so every kernel gives the same integers.
 //!
-//! The AVX2 instantiation is a `#[target_feature]` function around the
-//! `#[inline(always)]` generic body, whose `#[inline(always)]` lane
-//! operations then inline into a function that has the feature, and the
-//! intrinsics with them; SSE2 is part of every x86_64 target, so its
-//! instantiation inlines into the evaluator like the scalar one. Under
-//! cachegrind `bench --eval net` runs the same number of kernel
-//! instructions as with the hand-written kernels this replaced.
+//! The lanes are cut in `Block`s of 64 (a cell's two accumulators are whole
+//! blocks: one for a net of up to 32 features), and a block is held in
+//! registers (`R` of them: 4 with AVX2) while each of a change's rows is
+//! taken out and added. The kernels are `#[inline(always)]` and take their
+//! instruction set as a constant (`K`): the evaluator's update is compiled
+//! once per kernel, AVX2's in a function that enables AVX2
+//! (`Evaluator::refresh_around_net`), so the lane operations and their
+//! intrinsics inline there.
 
-use super::keys::{KeyChange, KEY_SPACE};
+use super::keys::KeyChange;
 
 /// The accumulators' scale: 1.0 is `QA`, so the clipped range is `0..=QA`.
 pub const QA: i32 = 256;
 
-/// Accumulator lanes are padded to a multiple of this (one AVX2 register).
-pub const LANES: usize = 16;
+/// Lanes of a `Block`.
+pub const BLOCK: usize = 64;
 
-/// What the kernel reads of a quantized net (`QuantNet::rows`): its
-/// kernel, the padded feature count `fp`, the embedding table
-/// (`KEY_SPACE × fp`) and the bias (`fp`).
+/// Each colour's accumulator lanes are padded to a multiple of this, so
+/// that a cell's two are whole blocks.
+pub const LANES: usize = BLOCK / 2;
+
+/// 64 lanes, aligned to a cache line: the unit the kernels work in (a
+/// cell's accumulators, a row of the pair table, the pending differences,
+/// an undo entry are whole blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(super) struct Block(pub [i16; BLOCK]);
+
+impl Default for Block {
+    fn default() -> Block {
+        Block([0; BLOCK])
+    }
+}
+
+/// Flat lanes cut into blocks (`lanes.len()` a multiple of `BLOCK`).
+pub(super) fn blocks(lanes: &[i16]) -> Vec<Block> {
+    assert!(lanes.len().is_multiple_of(BLOCK));
+    lanes
+        .chunks_exact(BLOCK)
+        .map(|c| Block(c.try_into().expect("a block")))
+        .collect()
+}
+
+/// What the kernel reads of a quantized net (`QuantNet::rows`): blocks per
+/// cell (`nb`: both colours' accumulators, `2 · fp` lanes), the pair table
+/// (`PAIR_ROWS` rows of `nb` blocks) and the bias of both colours (`nb`).
 #[derive(Clone, Copy)]
 pub(super) struct Rows<'a> {
-    pub kernel: Kernel,
-    pub fp: usize,
-    pub embed: &'a [i16],
-    pub bias: &'a [i16],
+    pub nb: usize,
+    pub pairs: &'a [Block],
+    pub bias: &'a [Block],
 }
 
 /// Which implementation of the per-cell work runs.
@@ -77,6 +104,17 @@ impl Kernel {
         *all.last().expect("scalar is always there")
     }
 
+    /// The kernel's constant (`SCALAR`, `SSE2`, `AVX2`).
+    pub(in crate::brain::eval) const fn id(self) -> u8 {
+        match self {
+            Kernel::Scalar => SCALAR,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => SSE2,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => AVX2,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
@@ -88,50 +126,102 @@ impl Kernel {
     }
 }
 
-/// A cell's keys changed (`ch`): bring its two accumulators in `acc`
-/// (`2 · fp` lanes, Black's first) up to date and add to `pool` (the same
-/// layout) the new clipped values minus the old, with the net's kernel.
-#[inline(always)]
-pub(super) fn set_cell(q: Rows, ch: &KeyChange, acc: &mut [i16], pool: &mut [i32]) {
-    let fp = q.fp;
-    assert!(acc.len() == 2 * fp && pool.len() == 2 * fp && fp.is_multiple_of(LANES));
-    assert!(q.embed.len() == KEY_SPACE * fp && q.bias.len() == fp);
-    // SAFETY: `acc` and `pool` have `2 · fp` lanes, `fp` is a multiple of
-    // every kernel's width, the table has `KEY_SPACE` rows of `fp` and the
-    // bias `fp` lanes (asserted above), and every key of a `KeyChange` is
-    // below `KEY_SPACE` (by construction), so each row `k · fp .. (k + 1) ·
-    // fp` lies in the table and every load and store of `apply` lies in
-    // its slice. The instructions: the scalar kernel has none of its own,
-    // SSE2 is part of every x86_64 CPU, and a `Kernel::Avx2` net is only
-    // built where the CPU has AVX2 (`QuantNet::with_kernel` checks
-    // `Kernel::available`).
-    unsafe {
-        match q.kernel {
-            Kernel::Scalar => apply::<Scalar>(q, ch, acc, pool),
+/// The kernels as constants, for code compiled once per kernel
+/// (`Kernel::id`; 0 is no net at all).
+pub(in crate::brain::eval) const SCALAR: u8 = 1;
+pub(in crate::brain::eval) const SSE2: u8 = 2;
+pub(in crate::brain::eval) const AVX2: u8 = 3;
+
+/// Run `body` with `L` the lanes of the kernel `K` and `R` the registers
+/// of a block. SAFETY (callers): the CPU has `K`'s instructions.
+macro_rules! with_lanes {
+    ($k:expr, $l:ident, $r:ident => $body:expr) => {
+        match $k {
+            SCALAR => {
+                type $l = Scalar;
+                const $r: usize = BLOCK;
+                $body
+            }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => apply::<x86::Sse2>(q, ch, acc, pool),
+            SSE2 => {
+                type $l = x86::Sse2;
+                const $r: usize = BLOCK / 8;
+                $body
+            }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => x86::apply_avx2(q, ch, acc, pool),
+            AVX2 => {
+                type $l = x86::Avx2;
+                const $r: usize = BLOCK / 16;
+                $body
+            }
+            _ => unreachable!("no kernel {}", $k),
         }
-    }
+    };
 }
 
-/// A counted cell was filled: take its two clipped accumulators `acc`
-/// out of `pool`, with `kernel`.
-#[inline(always)]
-pub(super) fn remove_cell(kernel: Kernel, acc: &[i16], pool: &mut [i32]) {
-    assert!(acc.len() == pool.len() && acc.len().is_multiple_of(LANES));
-    // SAFETY: as in `set_cell`: both slices have the same length, a
-    // multiple of every kernel's width, and the kernel's instructions are
-    // there.
-    unsafe {
-        match kernel {
-            Kernel::Scalar => remove::<Scalar>(acc, pool),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => remove::<x86::Sse2>(acc, pool),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => x86::remove_avx2(acc, pool),
+/// The kernel `K` over a net's rows (`q`), checked once (`new`): `K` is
+/// the net's kernel, so the CPU has its lanes, and a cell is `NB` blocks
+/// (`NB` 0: `q.nb`, known at run time; 1: one block, a net of up to 32
+/// features, the embedded one, for which the loops over blocks vanish and
+/// the rows are addressed directly).
+#[derive(Clone, Copy)]
+pub(super) struct Kern<'a, const K: u8, const NB: usize> {
+    q: Rows<'a>,
+}
+
+impl<'a, const K: u8, const NB: usize> Kern<'a, K, NB> {
+    /// The kernel `K` of a quantized net whose kernel is `kernel` and rows
+    /// `q` (checked: `K` must be `kernel`, `NB` 0 or `q.nb`).
+    #[inline(always)]
+    pub fn new(kernel: Kernel, q: Rows<'a>) -> Self {
+        assert!(kernel.id() == K && (NB == 0 || NB == q.nb));
+        Kern { q }
+    }
+
+    /// Blocks per cell.
+    #[inline(always)]
+    pub fn nb(&self) -> usize {
+        if NB == 0 {
+            self.q.nb
+        } else {
+            NB
         }
+    }
+
+    /// The cell `acc` (`nb` blocks: both colours' accumulators) changes
+    /// as `ch` says (a fresh cell: the bias plus its six pair rows; a
+    /// counted one: minus the rows of what changed, plus the new ones);
+    /// `delta` (the same lanes, wrapping `i16`) gets its new clipped values
+    /// minus the old (a fresh cell had none).
+    #[inline(always)]
+    pub fn change(&self, ch: &KeyChange, acc: &mut [Block], delta: &mut [Block]) {
+        let nb = self.nb();
+        assert!(acc.len() == nb && delta.len() == nb);
+        // SAFETY: `K` is the kernel of a quantized net (checked in `new`),
+        // and a `QuantNet`'s kernel is one of `Kernel::available`
+        // (`QuantNet::with_kernel` checks): the CPU has its instructions.
+        // Every load and store lies in a block (`apply`).
+        unsafe { with_lanes!(K, L, R => apply::<L, R, NB>(self.q, ch, acc, delta)) }
+    }
+
+    /// A counted cell was filled: take its clipped accumulators `acc` out
+    /// of `delta` (as `change`).
+    #[inline(always)]
+    pub fn remove(&self, acc: &[Block], delta: &mut [Block]) {
+        let nb = self.nb();
+        assert!(acc.len() == nb && delta.len() == nb);
+        // SAFETY: as in `change`.
+        unsafe { with_lanes!(K, L, R => take_out::<L, R, NB>(acc, delta)) }
+    }
+
+    /// `pool += delta` (each lane widened to 32 bits), then `delta = 0` (as
+    /// `change`).
+    #[inline(always)]
+    pub fn flush(&self, delta: &mut [Block], pool: &mut [i32]) {
+        let nb = self.nb();
+        assert!(delta.len() == nb && pool.len() == nb * BLOCK);
+        // SAFETY: as in `change`.
+        unsafe { with_lanes!(K, L, R => widen::<L, R, NB>(delta, pool)) }
     }
 }
 
@@ -153,61 +243,107 @@ trait Lanes: Copy {
     unsafe fn clip(self) -> Self;
     /// `pool[0..N] += self`, each lane widened to 32 bits with its sign.
     unsafe fn add_widened(self, pool: *mut i32);
+
+    /// Register `r` of block `b`. SAFETY: the CPU has the instructions,
+    /// `(r + 1) · N <= BLOCK`.
+    #[inline(always)]
+    unsafe fn get(b: &Block, r: usize) -> Self {
+        Self::load(b.0.as_ptr().add(r * Self::N))
+    }
+
+    /// Store as register `r` of block `b` (as `get`).
+    #[inline(always)]
+    unsafe fn put(self, b: &mut Block, r: usize) {
+        self.store(b.0.as_mut_ptr().add(r * Self::N))
+    }
 }
 
-/// The per-cell work of `set_cell`, per colour and `L::N` lanes at a time:
-/// a fresh cell's accumulator is the bias plus its six rows, with nothing
-/// to take out of the pool; a counted cell's loses the rows `subs[..n]`
-/// and gains `adds[..n]`, and the pool gets the new clipped value minus
-/// the old.
+/// The per-cell work of `change`, a block at a time, the block in `R`
+/// registers of `L`: a fresh cell's accumulators are the bias plus its six
+/// pair rows, with nothing to take out of `delta`; a counted cell's lose
+/// the rows of what changed and gain the new ones (in any order: the sums
+/// wrap, and the result is exact), and `delta` gets the new clipped values
+/// minus the old. The rows are indexed with bounds checks.
 ///
-/// SAFETY: the CPU has `L`'s instructions; `acc` and `pool` have `2 ·
-/// q.fp` lanes, `q.fp` is a multiple of `L::N`, `q.bias` has `q.fp` lanes
-/// and `q.embed` a row of `q.fp` for every key of `ch`.
+/// `NB`: the blocks of a cell when known at compile time (`q.nb`), 0 when
+/// not.
+///
+/// SAFETY: the CPU has `L`'s instructions; `R · L::N = BLOCK` (checked at
+/// compile time), so register `r < R` of a block lies in it.
 #[inline(always)]
-unsafe fn apply<L: Lanes>(q: Rows, ch: &KeyChange, acc: &mut [i16], pool: &mut [i32]) {
-    let fp = q.fp;
-    let e = q.embed.as_ptr();
-    let (fresh, n, subs, adds) = ch.parts();
-    for side in 0..2 {
-        let (subs, adds) = (&subs[side][..n], &adds[side][..n]);
-        for c in (0..fp / L::N).map(|i| i * L::N) {
-            let row = |k: u16| L::load(e.add(k as usize * fp + c));
-            let ap = acc.as_mut_ptr().add(side * fp + c);
-            let (mut v, before) = if fresh {
-                (L::load(q.bias.as_ptr().add(c)), L::zero())
-            } else {
-                let v = L::load(ap);
-                (v, v.clip())
-            };
-            if !fresh {
-                for &k in subs {
-                    v = v.sub(row(k));
+unsafe fn apply<L: Lanes, const R: usize, const NB: usize>(
+    q: Rows,
+    ch: &KeyChange,
+    acc: &mut [Block],
+    delta: &mut [Block],
+) {
+    const { assert!(R * L::N == BLOCK) };
+    let nb = if NB == 0 { q.nb } else { NB };
+    for b in 0..nb {
+        let (a, d) = (&mut acc[b], &mut delta[b]);
+        let mut v = [L::zero(); R];
+        let mut before = [L::zero(); R];
+        match *ch {
+            KeyChange::Fresh(new) => {
+                for (r, x) in v.iter_mut().enumerate() {
+                    *x = L::get(&q.bias[b], r);
+                }
+                for k in KeyChange::rows(new) {
+                    let t = &q.pairs[k as usize * nb + b];
+                    for (r, x) in v.iter_mut().enumerate() {
+                        *x = x.add(L::get(t, r));
+                    }
                 }
             }
-            for &k in adds {
-                v = v.add(row(k));
+            KeyChange::Between(old, new) => {
+                for r in 0..R {
+                    v[r] = L::get(a, r);
+                    before[r] = v[r].clip();
+                }
+                for (s, k) in KeyChange::swaps(old, new) {
+                    let (s, t) = (&q.pairs[s as usize * nb + b], &q.pairs[k as usize * nb + b]);
+                    for (r, x) in v.iter_mut().enumerate() {
+                        *x = x.sub(L::get(s, r)).add(L::get(t, r));
+                    }
+                }
             }
-            v.store(ap);
+        }
+        for r in 0..R {
+            v[r].put(a, r);
             // Both clipped values lie in 0..=QA: the difference fits i16.
-            v.clip()
-                .sub(before)
-                .add_widened(pool.as_mut_ptr().add(side * fp + c));
+            L::get(d, r).add(v[r].clip().sub(before[r])).put(d, r);
         }
     }
 }
 
-/// The work of `remove_cell`: `pool -= clip(acc)`, `L::N` lanes at a time.
+/// The work of `remove`: `delta -= clip(acc)`, a block at a time.
 ///
-/// SAFETY: the CPU has `L`'s instructions; `pool` is as long as `acc`, a
-/// multiple of `L::N`.
+/// SAFETY: as `apply`.
 #[inline(always)]
-unsafe fn remove<L: Lanes>(acc: &[i16], pool: &mut [i32]) {
-    for c in (0..acc.len()).step_by(L::N) {
-        let a = L::load(acc.as_ptr().add(c));
-        L::zero()
-            .sub(a.clip())
-            .add_widened(pool.as_mut_ptr().add(c));
+unsafe fn take_out<L: Lanes, const R: usize, const NB: usize>(acc: &[Block], delta: &mut [Block]) {
+    const { assert!(R * L::N == BLOCK) };
+    let nb = if NB == 0 { acc.len() } else { NB };
+    for b in 0..nb {
+        let (a, d) = (&acc[b], &mut delta[b]);
+        for r in 0..R {
+            L::get(d, r).sub(L::get(a, r).clip()).put(d, r);
+        }
+    }
+}
+
+/// The work of `flush`: `pool += delta`, `delta = 0`, a block at a time.
+///
+/// SAFETY: as `apply`; `pool` has `BLOCK` lanes per block of `delta`.
+#[inline(always)]
+unsafe fn widen<L: Lanes, const R: usize, const NB: usize>(delta: &mut [Block], pool: &mut [i32]) {
+    const { assert!(R * L::N == BLOCK) };
+    let nb = if NB == 0 { delta.len() } else { NB };
+    for b in 0..nb {
+        let (d, p) = (&mut delta[b], &mut pool[b * BLOCK..(b + 1) * BLOCK]);
+        for r in 0..R {
+            L::get(d, r).add_widened(p.as_mut_ptr().add(r * L::N));
+        }
+        *d = Block::default();
     }
 }
 
@@ -252,7 +388,7 @@ mod x86 {
     //! The SSE2 and AVX2 lanes, and the AVX2 instantiations of the generic
     //! kernels.
 
-    use super::{apply, remove, KeyChange, Lanes, Rows, QA};
+    use super::{Lanes, QA};
     use std::arch::x86_64::*;
 
     /// Eight lanes in an SSE2 register.
@@ -338,43 +474,75 @@ mod x86 {
             _mm256_storeu_si256(p1, _mm256_add_epi32(_mm256_loadu_si256(p1), hi));
         }
     }
-
-    /// `apply` for AVX2 lanes inside a function that enables AVX2, so that
-    /// the lane operations and their intrinsics inline into code that may
-    /// use them. (SSE2 needs no such function: it is part of every x86_64
-    /// target, so its intrinsics inline anywhere.)
-    ///
-    /// SAFETY: as `apply`, and the CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn apply_avx2(q: Rows, ch: &KeyChange, acc: &mut [i16], pool: &mut [i32]) {
-        apply::<Avx2>(q, ch, acc, pool)
-    }
-
-    /// `remove` for AVX2 lanes, the same way.
-    ///
-    /// SAFETY: as `remove`, and the CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn remove_avx2(acc: &[i16], pool: &mut [i32]) {
-        remove::<Avx2>(acc, pool)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::format::random;
-    use super::super::keys::{rows, KEYS_PER_CELL};
+    use super::super::keys::{line_pair, CellState, NIBBLES};
     use super::super::quant::QuantNet;
     use super::*;
+    use crate::brain::eval::weights::Class;
     use crate::brain::game::zobrist::SplitMix64;
+
+    /// What a test asks of a kernel.
+    enum Op<'a> {
+        Change(&'a KeyChange),
+        Remove,
+        Flush(&'a mut [i32]),
+    }
+
+    /// `op` with the kernel `K`, one block or any number (`NB` 1 or 0).
+    fn run<const K: u8, const NB: usize>(
+        q: &QuantNet,
+        op: Op,
+        acc: &mut [Block],
+        delta: &mut [Block],
+    ) {
+        let kern = Kern::<K, NB>::new(q.kernel(), q.rows());
+        match op {
+            Op::Change(ch) => kern.change(ch, acc, delta),
+            Op::Remove => kern.remove(acc, delta),
+            Op::Flush(pool) => kern.flush(delta, pool),
+        }
+    }
+
+    /// `op` with the net's kernel, as `NetState` runs it (`NB` 1 for a
+    /// one-block net).
+    fn run_any(q: &QuantNet, op: Op, acc: &mut [Block], delta: &mut [Block]) {
+        let one = q.rows().nb == 1;
+        match (q.kernel(), one) {
+            (Kernel::Scalar, false) => run::<SCALAR, 0>(q, op, acc, delta),
+            (Kernel::Scalar, true) => run::<SCALAR, 1>(q, op, acc, delta),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, false) => run::<SSE2, 0>(q, op, acc, delta),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, true) => run::<SSE2, 1>(q, op, acc, delta),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, false) => run::<AVX2, 0>(q, op, acc, delta),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, true) => run::<AVX2, 1>(q, op, acc, delta),
+        }
+    }
+
+    /// A random cell state: any nibbles (past 11 too: their rows are
+    /// zero) and classes.
+    fn random_state(rng: &mut SplitMix64) -> CellState {
+        let code = [0, 1].map(|_| rng.next_u64() as u16);
+        let class = [0, 1].map(|_| Class::ALL[rng.below(Class::ALL.len() as u64) as usize]);
+        (code, class)
+    }
 
     /// The kernels on raw rows, extremes included (every lane at
     /// `±TERM_LIMIT`, so sums reach the ends of `i16`): the same
-    /// accumulators and pools as the scalar kernel, for new and for
-    /// counted cells, and for removal.
+    /// accumulators, pending differences and pools as the scalar kernel,
+    /// for new and for counted cells (one to six rows swapped), for
+    /// removal and for flushes, with nets of one and of two blocks.
     #[test]
     fn every_kernel_matches_scalar_on_raw_rows() {
         let mut rng = SplitMix64::new(99);
         let kernels = Kernel::available();
+        let mut swapped = [0usize; 7];
         for f in [16, 40] {
             let mut w = random(f, 4, 5);
             // Some rows at the limits, the rest spread beyond the clip.
@@ -389,53 +557,121 @@ mod tests {
                 .iter()
                 .map(|&k| QuantNet::with_kernel(&w, k).unwrap())
                 .collect();
-            let fp = nets[0].fp;
-            assert_eq!(fp % LANES, 0);
-            let mut states: Vec<(Vec<i16>, Vec<i32>)> = kernels
+            let nb = nets[0].rows().nb;
+            assert_eq!(nb, f.div_ceil(LANES) * 2 * LANES / BLOCK);
+            type State = (Vec<Block>, Vec<Block>, Vec<i32>);
+            let mut states: Vec<State> = kernels
                 .iter()
-                .map(|_| (vec![0i16; 2 * fp], vec![0i32; 2 * fp]))
+                .map(|_| {
+                    let b = vec![Block::default(); nb];
+                    (b.clone(), b, vec![0; nb * BLOCK])
+                })
                 .collect();
-            let mut keys = [[0u16; KEYS_PER_CELL]; 2];
-            let mut live = false;
-            for step in 0..600 {
-                // A fresh cell (all six rows), a counted one whose keys
-                // change (one to three of them), or a filled one.
-                let (mut subs, mut adds) = ([[0; KEYS_PER_CELL]; 2], [[0; KEYS_PER_CELL]; 2]);
-                let count = if live { 1 + step % 3 } else { KEYS_PER_CELL };
-                for i in 0..count {
-                    let at = if live {
-                        (step + 2 * i) % KEYS_PER_CELL
-                    } else {
-                        i
-                    };
-                    for (side, ks) in keys.iter_mut().enumerate() {
-                        let k = rng.below(rows() as u64) as u16;
-                        subs[side][i] = ks[at];
-                        adds[side][i] = k;
-                        ks[at] = k;
+            let mut cell: Option<CellState> = None;
+            for step in 0..2000 {
+                let (remove, ch) = match cell {
+                    Some(old) if step % 5 == 0 => {
+                        cell = None;
+                        (true, KeyChange::Fresh(old))
                     }
-                }
-                let ch = KeyChange::raw(!live, count, subs, adds);
-                let remove = live && step % 5 == 0;
-                for (q, (acc, pool)) in nets.iter().zip(states.iter_mut()) {
+                    Some(old) => {
+                        // Change some directions and classes of `old`.
+                        let new = random_state(&mut rng);
+                        let keep = rng.next_u64() as u16;
+                        let code = [0, 1].map(|c| (old.0[c] & keep) | (new.0[c] & !keep));
+                        let class = [0, 1].map(|c| {
+                            if rng.below(2) == 0 {
+                                old.1[c]
+                            } else {
+                                new.1[c]
+                            }
+                        });
+                        cell = Some((code, class));
+                        swapped[KeyChange::swaps(old, (code, class)).count()] += 1;
+                        (false, KeyChange::Between(old, (code, class)))
+                    }
+                    None => {
+                        let new = random_state(&mut rng);
+                        cell = Some(new);
+                        (false, KeyChange::Fresh(new))
+                    }
+                };
+                let flush_now = step % 3 == 0;
+                for (q, (acc, delta, pool)) in nets.iter().zip(states.iter_mut()) {
                     if remove {
-                        q.remove_cell(acc, pool);
+                        run_any(q, Op::Remove, acc, delta);
                     } else {
-                        q.set_cell(&ch, acc, pool);
+                        run_any(q, Op::Change(&ch), acc, delta);
+                    }
+                    if flush_now {
+                        run_any(q, Op::Flush(pool), acc, delta);
+                        assert!(delta.iter().all(|b| *b == Block::default()));
                     }
                 }
-                live = !remove;
                 for (k, s) in kernels.iter().zip(&states).skip(1) {
                     assert_eq!(s, &states[0], "{k:?} at step {step}");
                 }
             }
             // The extremes were reached and the pools moved.
-            let (acc, pool) = &states[0];
-            assert!(acc.iter().any(|&a| a > QA as i16 * 4));
-            assert!(acc.iter().any(|&a| a < -(QA as i16) * 4));
+            let (acc, _, pool) = &states[0];
+            let lanes = || acc.iter().flat_map(|b| b.0);
+            assert!(lanes().any(|a| a > QA as i16 * 4));
+            assert!(lanes().any(|a| a < -(QA as i16) * 4));
             assert!(pool.iter().any(|&p| p != 0));
         }
+        // Every number of swapped rows, none to six, was tried.
+        assert!(swapped.iter().all(|&n| n > 0), "{swapped:?}");
         #[cfg(target_arch = "x86_64")]
         assert!(kernels.contains(&Kernel::Sse2));
+    }
+
+    /// The pair table holds each key's rows for both colours: a line pair
+    /// is Black's row of `x·12 + y` and White's of `y·12 + x`, those of
+    /// nibbles past 11 zero, a class pair
+    /// the own and opponent rows the other way round for White.
+    #[test]
+    fn pair_rows_are_both_colours_rows() {
+        let w = random(40, 4, 6);
+        let q = QuantNet::new(&w).unwrap();
+        let (rows, fp) = (q.rows(), q.fp);
+        let lanes = |key: usize| -> Vec<i16> {
+            rows.pairs[key * rows.nb..(key + 1) * rows.nb]
+                .iter()
+                .flat_map(|b| b.0)
+                .collect()
+        };
+        let quant = |r: usize, j: usize| {
+            ((w.embed[r * w.f + j] * QA as f32).round() as i32)
+                .clamp(-super::super::TERM_LIMIT, super::super::TERM_LIMIT) as i16
+        };
+        let check = |key: usize, black: usize, white: usize| {
+            let l = lanes(key);
+            for j in 0..fp {
+                let want = |r| if j < w.f { quant(r, j) } else { 0 };
+                assert_eq!(l[j], want(black), "key {key} lane {j}");
+                assert_eq!(l[fp + j], want(white), "key {key} lane {j}");
+            }
+        };
+        for x in 0..NIBBLES {
+            for y in 0..NIBBLES {
+                check(line_pair(x, y), x * NIBBLES + y, y * NIBBLES + x);
+            }
+        }
+        for x in 0..16 {
+            for y in NIBBLES..16 {
+                for key in [line_pair(x, y), line_pair(y, x)] {
+                    assert!(lanes(key).iter().all(|&l| l == 0), "key {key}");
+                }
+            }
+        }
+        let (line, classes) = (super::super::LINE_KEYS, Class::ALL.len());
+        for k in 0..classes {
+            check(super::super::CLASS_PAIRS + k, line + k, line + classes + k);
+            check(
+                super::super::CLASS_PAIRS + 16 + k,
+                line + classes + k,
+                line + k,
+            );
+        }
     }
 }

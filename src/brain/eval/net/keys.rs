@@ -25,12 +25,25 @@ pub const KEYS_PER_CELL: usize = 6;
 /// the opponent's class.
 pub const ROWS: usize = LINE_KEYS + 2 * CLASSES;
 
-/// Every key a `KeyChange` can hold is below this: line keys come from
-/// 4-bit nibbles (at most `15 · 12 + 15`), class keys from `Class` (below
-/// `ROWS`). The quantized table has this many rows, the ones past `ROWS`
-/// zero, so its kernels read rows without a bounds check.
-pub const KEY_SPACE: usize = 15 * NIBBLES + 16;
-const _: () = assert!(ROWS <= KEY_SPACE);
+/// Rows of the quantized net's pair table (`QuantNet`'s `pairs`), each
+/// `2 · fp` lanes, Black's half first: a cell's two accumulators are one
+/// row of both colours, so a change of the cell is one key (`KeyChange`).
+/// Line pair `line_pair(x, y)` (`x` Black's nibble, `y` White's) is
+/// `[E[x·12 + y], E[y·12 + x]]` (zero for nibbles past 11, which never
+/// occur); `CLASS_PAIRS + k` (Black's class `k`) is `[E[own k], E[opp k]]`
+/// and `CLASS_PAIRS + 16 + k` (White's class) `[E[opp k], E[own k]]`.
+/// Every key a `KeyChange` can hold is below `PAIR_ROWS` (nibbles are 4
+/// bits, classes below 16).
+pub const CLASS_PAIRS: usize = 256;
+pub const PAIR_ROWS: usize = CLASS_PAIRS + 32;
+const _: () = assert!(CLASSES <= 16);
+
+/// The pair row of one direction's nibbles, Black's `x` and White's `y`
+/// (each below 16): `16 · y + x`, what `pair_at` computes from both
+/// colours' codes at once.
+pub const fn line_pair(x: usize, y: usize) -> usize {
+    16 * y + x
+}
 
 /// Rows of the embedding table (`ROWS`).
 pub const fn rows() -> usize {
@@ -64,111 +77,106 @@ fn keys_both(code: [u16; 2], class: [usize; 2]) -> [[u16; KEYS_PER_CELL]; 2] {
     k
 }
 
-/// How a cell's six keys per colour change: a cell joining the pool
-/// (`fresh`: all six keys in `adds`) or a counted cell whose keys `subs[..n]`
-/// become `adds[..n]` (the same count for both colours: a direction's pair
-/// of nibbles keys both, and each class keys one row of each colour).
-/// Its fields are private: every key in one is below `KEY_SPACE`, and
-/// `n` at most `KEYS_PER_CELL`, by construction.
+/// How a cell's keys change, as pair rows (`PAIR_ROWS`: one key moves both
+/// colours' accumulators): a cell joining the pool (`Fresh`: its six pair
+/// rows, one per direction and one per colour's class, `rows`) or
+/// a counted cell going from one state to another (`Between`: the rows of
+/// a changed direction or class are swapped, `swaps`). Every key
+/// either gives is below `PAIR_ROWS` (nibbles are 4 bits, classes below
+/// 16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct KeyChange {
-    fresh: bool,
-    n: usize,
-    subs: [[u16; KEYS_PER_CELL]; 2],
-    adds: [[u16; KEYS_PER_CELL]; 2],
+pub(super) enum KeyChange {
+    Fresh(CellState),
+    Between(CellState, CellState),
 }
 
 /// A cell's line codes and classes.
 pub(super) type CellState = ([u16; 2], [Class; 2]);
 
+/// Both colours' codes in one word, Black's low: direction `d`'s nibbles
+/// are then bits `4d..4d+4` and `16+4d..16+4d+4`.
+#[inline(always)]
+fn joint(code: [u16; 2]) -> u32 {
+    code[0] as u32 | (code[1] as u32) << 16
+}
+
+/// The pair row (`line_pair`) of the direction whose nibbles start at bit
+/// `shift` (`4d`) of the joint code `j`.
+#[inline(always)]
+fn pair_at(j: u32, shift: u32) -> u16 {
+    let x = (j >> shift) & 0x000f_000f;
+    ((x | x >> 12) & 0xff) as u16
+}
+
+/// The pair row of colour `side`'s class `k`.
+#[inline(always)]
+fn class_pair(side: usize, k: Class) -> u16 {
+    (CLASS_PAIRS + 16 * side + k as usize) as u16
+}
+
 impl KeyChange {
-    /// (fresh, n, rows to take out, rows to add).
+    /// A fresh cell's six pair rows, in order (directions, then Black's
+    /// and White's class).
     #[inline(always)]
-    #[allow(clippy::type_complexity)]
-    pub fn parts(
-        &self,
-    ) -> (
-        bool,
-        usize,
-        &[[u16; KEYS_PER_CELL]; 2],
-        &[[u16; KEYS_PER_CELL]; 2],
-    ) {
-        (self.fresh, self.n, &self.subs, &self.adds)
+    pub fn rows((code, class): CellState) -> [u16; KEYS_PER_CELL] {
+        let j = joint(code);
+        let d = |d: u32| pair_at(j, 4 * d);
+        [
+            d(0),
+            d(1),
+            d(2),
+            d(3),
+            class_pair(0, class[0]),
+            class_pair(1, class[1]),
+        ]
     }
 
-    /// Any change, for tests of the kernels (keys below `ROWS`, checked).
-    #[cfg(test)]
-    pub fn raw(
-        fresh: bool,
-        n: usize,
-        subs: [[u16; KEYS_PER_CELL]; 2],
-        adds: [[u16; KEYS_PER_CELL]; 2],
-    ) -> KeyChange {
-        assert!(n <= KEYS_PER_CELL);
-        assert!(subs
-            .iter()
-            .chain(&adds)
-            .flatten()
-            .all(|&k| (k as usize) < ROWS));
-        KeyChange {
-            fresh,
-            n,
-            subs,
-            adds,
+    /// `(old row, new row)` for each direction whose nibbles differ
+    /// between `old` and `new` (lowest first), then for each colour whose
+    /// class differs.
+    #[inline(always)]
+    pub fn swaps(old: CellState, new: CellState) -> Swaps {
+        let (o, n) = (joint(old.0), joint(new.0));
+        let lines = ((o ^ n) | (o ^ n) >> 16) & 0xffff;
+        let classes = (old.1[0] != new.1[0]) as u32 | ((old.1[1] != new.1[1]) as u32) << 1;
+        Swaps {
+            old: (o, old.1),
+            new: (n, new.1),
+            moved: lines | classes << 16,
         }
     }
+}
 
-    /// A cell joining the pool with these codes and classes.
-    #[inline(always)]
-    pub fn fresh((code, class): CellState) -> KeyChange {
-        let class = class.map(|k| k as usize);
-        KeyChange {
-            fresh: true,
-            n: KEYS_PER_CELL,
-            subs: [[0; KEYS_PER_CELL]; 2],
-            adds: keys_both(code, class),
-        }
-    }
+/// The rows a counted cell swaps (`KeyChange::swaps`): its joint codes
+/// (`joint`) and classes before and after, and `moved`, a nibble per
+/// direction (nonzero where its codes moved) and bits 16 and 17 for the
+/// classes, taken lowest first. An iterator rather than a callback: a
+/// closure would be compiled without the AVX2 of the kernel that calls it.
+pub(super) struct Swaps {
+    old: (u32, [Class; 2]),
+    new: (u32, [Class; 2]),
+    moved: u32,
+}
 
-    /// A counted cell going from `(code, class)` `old` to `new`: only the
-    /// keys that differ (a changed direction, a changed class).
+impl Iterator for Swaps {
+    type Item = (u16, u16);
+
     #[inline(always)]
-    pub fn between(old: CellState, new: CellState) -> KeyChange {
-        let mut c = KeyChange {
-            fresh: false,
-            n: 0,
-            subs: [[0; KEYS_PER_CELL]; 2],
-            adds: [[0; KEYS_PER_CELL]; 2],
-        };
-        let ((oc, ok), (nc, nk)) = (old, new);
-        let (ok, nk) = (ok.map(|k| k as usize), nk.map(|k| k as usize));
-        let moved = (oc[0] ^ nc[0]) | (oc[1] ^ nc[1]);
-        let pair = |code: [u16; 2], d: usize| {
-            let (x, y) = ((code[0] >> (4 * d)) & 15, (code[1] >> (4 * d)) & 15);
-            [x * NIBBLES as u16 + y, y * NIBBLES as u16 + x]
-        };
-        let mut push = |sub: [u16; 2], add: [u16; 2]| {
-            for side in 0..2 {
-                c.subs[side][c.n] = sub[side];
-                c.adds[side][c.n] = add[side];
-            }
-            c.n += 1;
-        };
-        for d in 0..4 {
-            if (moved >> (4 * d)) & 15 != 0 {
-                push(pair(oc, d), pair(nc, d));
-            }
+    fn next(&mut self) -> Option<(u16, u16)> {
+        if self.moved == 0 {
+            return None;
         }
-        let own = |k: [usize; 2], side: usize| (LINE_KEYS + k[side]) as u16;
-        let opp = |k: [usize; 2], side: usize| (LINE_KEYS + CLASSES + k[1 - side]) as u16;
-        if ok[0] != nk[0] {
-            // Black's class: Black's own row, White's opponent row.
-            push([own(ok, 0), opp(ok, 1)], [own(nk, 0), opp(nk, 1)]);
+        let t = self.moved.trailing_zeros();
+        if t < 16 {
+            let shift = t & !3;
+            self.moved &= !(15 << shift);
+            Some((pair_at(self.old.0, shift), pair_at(self.new.0, shift)))
+        } else {
+            let side = (t - 16) as usize;
+            self.moved &= self.moved - 1;
+            let (ok, nk) = (self.old.1[side], self.new.1[side]);
+            Some((class_pair(side, ok), class_pair(side, nk)))
         }
-        if ok[1] != nk[1] {
-            push([opp(ok, 0), own(ok, 1)], [opp(nk, 0), own(nk, 1)]);
-        }
-        c
     }
 }
 

@@ -45,5 +45,9 @@ mod quant;
 pub use float::{forward_f32, head_f32, pooled_f32};
 pub use format::{embedded, random, NetWeights, EMBEDDED, MAGIC, MAX_DIM, VERSION};
 pub use kernel::{Kernel, LANES, QA};
-pub use keys::{cell_keys, rows, KEYS_PER_CELL, KEY_SPACE, LINE_KEYS, NIBBLES, POOL_DIV, ROWS};
+pub(in crate::brain::eval) use kernel::{AVX2, SCALAR, SSE2};
+pub use keys::{
+    cell_keys, line_pair, rows, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS,
+    POOL_DIV, ROWS,
+};
 pub use quant::{embedded_net, QuantNet, TERM_LIMIT};

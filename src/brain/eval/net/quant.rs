@@ -3,29 +3,35 @@
 //!
 //! At load the float weights are quantized: embeddings and bias as `i16`
 //! with 1.0 = `QA` (each clamped to `TERM_LIMIT`, so that the bias plus six
-//! rows can never leave `i16`: the sums are exact whatever the order), the
-//! head stays `f32` with the pooling's scale folded into `W1`. Per empty
-//! cell and colour the evaluator keeps the accumulator (`bias + six rows`,
-//! `fp` lanes: `f` rounded up to 16, the extra lanes zero) and per colour
-//! the pooled sum of the clipped accumulators (`clamp(acc, 0, QA)`, `i32`).
-//! When a cell's line codes change (`NetState::set_cell`) its two
-//! accumulators are recomputed from their six rows and the pool gets the
-//! new clipped values minus the old; a cell that is filled leaves the pool;
+//! rows can never leave `i16`: the sums are exact whatever the order), laid
+//! out as a pair table (`keys::PAIR_ROWS`: each row both colours' rows of
+//! one key, so that a changed direction or class is one row for the
+//! cell's two accumulators); the head stays `f32` with the pooling's scale
+//! folded into `W1`. Per empty cell the evaluator keeps both colours'
+//! accumulators (`bias + six rows`, `fp` lanes each: `f` rounded up to
+//! `LANES`, the extra lanes zero; together whole `kernel::Block`s) and per
+//! colour the pooled sum of the clipped accumulators (`clamp(acc, 0, QA)`,
+//! `i32`). When a cell's line codes change (`NetState::set_cell`) its
+//! accumulators lose the rows of what changed and gain the new ones, and
+//! the clipped values' difference gathers in `i16` lanes that join the
+//! pools once per update (`flush`); a cell that is filled leaves the pool;
 //! `pop` copies the accumulators and pools back from its undo log.
 //!
 //! The per-cell work is one generic kernel instantiated per instruction
 //! set (`kernel`: AVX2 where the CPU has it, SSE2, scalar), all giving
-//! identical integers. The head is scalar `f32` in a fixed order
-//! (vectorised over hidden units by the compiler, which keeps each unit's
-//! sum in order), so every kernel gives the same score.
+//! identical integers. The head is `f32` in a fixed order per hidden unit
+//! (vectorised over the units by the compiler, AVX2's 8 at a time, SSE2's
+//! 4, each unit's sum in the same order), so every kernel gives the same
+//! logit.
 
 use std::sync::{Arc, OnceLock};
 
 use anyhow::Result;
 
 use super::format::{embedded, NetWeights};
-use super::kernel::{self, Kernel, Rows, LANES, QA};
-use super::keys::{KeyChange, KEYS_PER_CELL, KEY_SPACE, POOL_DIV, ROWS};
+use super::kernel::{blocks, Block, Kernel, Rows, BLOCK, LANES, QA};
+use super::keys::{line_pair, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS, POOL_DIV};
+use crate::brain::eval::weights::CLASSES;
 use crate::brain::types::{Color, Score};
 
 /// Largest magnitude of one quantized embedding or bias value: seven of
@@ -39,13 +45,15 @@ pub struct QuantNet {
     /// Features, and accumulator lanes (`f` rounded up to `LANES`).
     pub f: usize,
     pub fp: usize,
-    /// Hidden units, and `h` rounded up to 8 (the head's blocks).
+    /// Hidden units, and `h` rounded up to `HB` (the head's blocks).
     h: usize,
     hp: usize,
     k: f32,
-    /// `KEY_SPACE × fp` (the rows past `ROWS` zero), and the bias (`fp`).
-    pub(super) embed: Vec<i16>,
-    pub(super) bias: Vec<i16>,
+    /// The pair table (`keys::PAIR_ROWS` rows of `2 · fp`: each row both
+    /// colours' embeddings of one key, the rows no key reaches zero), and
+    /// the bias twice (`2 · fp`).
+    pairs: Vec<Block>,
+    bias: Vec<Block>,
     /// `2f × hp`, input-major, scaled by `1 / (QA · POOL_DIV)`.
     w1t: Vec<f32>,
     b1: Vec<f32>,
@@ -56,9 +64,10 @@ pub struct QuantNet {
     pub weights: NetWeights,
 }
 
-/// Head units per block (a fixed order of sums, whatever the compiler
-/// vectorises).
-const HB: usize = 8;
+/// Head units per block: the head keeps one block's sums in registers
+/// while it reads the inputs once (each unit's sum in a fixed order,
+/// whatever the compiler vectorises).
+const HB: usize = 32;
 
 fn quantize(x: f32) -> i16 {
     ((x * QA as f32).round() as i32).clamp(-TERM_LIMIT, TERM_LIMIT) as i16
@@ -80,16 +89,36 @@ impl QuantNet {
         let (f, h) = (w.f, w.h);
         let fp = f.div_ceil(LANES) * LANES;
         let hp = h.div_ceil(HB) * HB;
-        let mut embed = vec![0i16; KEY_SPACE * fp];
-        for r in 0..ROWS {
-            for j in 0..f {
-                embed[r * fp + j] = quantize(w.embed[r * f + j]);
+        let width = 2 * fp;
+        // Embedding row `r` quantized, `fp` lanes.
+        let row = |r: usize| {
+            let mut v = vec![0i16; fp];
+            for (q, &x) in v.iter_mut().zip(&w.embed[r * f..(r + 1) * f]) {
+                *q = quantize(x);
+            }
+            v
+        };
+        let mut pairs = vec![0i16; PAIR_ROWS * width];
+        let mut set = |key: usize, black: usize, white: usize| {
+            pairs[key * width..key * width + fp].copy_from_slice(&row(black));
+            pairs[key * width + fp..(key + 1) * width].copy_from_slice(&row(white));
+        };
+        for x in 0..NIBBLES {
+            for y in 0..NIBBLES {
+                set(line_pair(x, y), x * NIBBLES + y, y * NIBBLES + x);
             }
         }
-        let mut bias = vec![0i16; fp];
-        for (q, &x) in bias.iter_mut().zip(&w.bias) {
-            *q = quantize(x);
+        for k in 0..CLASSES {
+            let (own, opp) = (LINE_KEYS + k, LINE_KEYS + CLASSES + k);
+            set(CLASS_PAIRS + k, own, opp);
+            set(CLASS_PAIRS + 16 + k, opp, own);
         }
+        let mut bias = vec![0i16; width];
+        for (j, &x) in w.bias.iter().enumerate() {
+            bias[j] = quantize(x);
+            bias[fp + j] = quantize(x);
+        }
+        let (pairs, bias) = (blocks(&pairs), blocks(&bias));
         let scale = 1.0 / (QA as f32 * POOL_DIV);
         let mut w1t = vec![0f32; 2 * f * hp];
         for u in 0..h {
@@ -107,7 +136,7 @@ impl QuantNet {
             h,
             hp,
             k: w.k,
-            embed,
+            pairs,
             bias,
             w1t,
             b1,
@@ -126,52 +155,81 @@ impl QuantNet {
         self.h
     }
 
-    /// A cell's keys changed (`ch`): bring its two accumulators in `acc`
-    /// (`2 · fp` lanes, Black's first) up to date and add to `pool` (the
-    /// same layout) the new clipped values minus the old. A fresh cell's
-    /// accumulators are the bias plus its six rows; a counted cell's lose
-    /// the rows of the keys that changed and gain the new ones.
+    /// What the kernels read (`kernel::Rows`).
     #[inline(always)]
-    pub(super) fn set_cell(&self, ch: &KeyChange, acc: &mut [i16], pool: &mut [i32]) {
-        kernel::set_cell(
-            Rows {
-                kernel: self.kernel,
-                fp: self.fp,
-                embed: &self.embed,
-                bias: &self.bias,
-            },
-            ch,
-            acc,
-            pool,
-        );
-    }
-
-    /// A counted cell was filled: take its two clipped accumulators out of
-    /// `pool`.
-    #[inline(always)]
-    pub(super) fn remove_cell(&self, acc: &[i16], pool: &mut [i32]) {
-        assert!(acc.len() == 2 * self.fp);
-        kernel::remove_cell(self.kernel, acc, pool);
+    pub(super) fn rows(&self) -> Rows<'_> {
+        Rows {
+            nb: 2 * self.fp / BLOCK,
+            pairs: &self.pairs,
+            bias: &self.bias,
+        }
     }
 
     /// The logit for `stm` from the two pools (`2 · fp` lanes, Black's
-    /// first).
+    /// first). With AVX2 the head runs 8 floats at a time (the same
+    /// operations in the same order per unit as with SSE2: the same
+    /// floats).
     pub fn logit(&self, pool: &[i32], stm: Color) -> f32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.kernel == Kernel::Avx2 {
+            // SAFETY: a `QuantNet`'s kernel is one this CPU has
+            // (`with_kernel` checks `Kernel::available`).
+            return unsafe { self.logit_avx2(pool, stm) };
+        }
+        self.head(pool, stm)
+    }
+
+    /// `head` in a function that enables AVX2.
+    ///
+    /// SAFETY: the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn logit_avx2(&self, pool: &[i32], stm: Color) -> f32 {
+        self.head(pool, stm)
+    }
+
+    /// The head: per block of `HB` units, `z = b1 + Σ_i w1[i] · x_i` in the
+    /// order of the inputs (the side to move's pool, then the other's),
+    /// then `out += w2 · clamp(z, 0, 1)` unit after unit.
+    #[inline(always)]
+    fn head(&self, pool: &[i32], stm: Color) -> f32 {
         let (f, fp, hp) = (self.f, self.fp, self.hp);
         let (s, o) = (stm.index() * fp, stm.opposite().index() * fp);
+        let (own, opp) = (&pool[s..s + f], &pool[o..o + f]);
         let mut out = self.b2;
+        // Per block: the sums in groups of 8 (one AVX2 register each, two
+        // SSE2 ones), the products `w2 · clamp(z)` side by side, then their
+        // sum unit after unit.
+        const G: usize = 8;
         for u0 in (0..hp).step_by(HB) {
-            let mut z = [0f32; HB];
-            z.copy_from_slice(&self.b1[u0..u0 + HB]);
-            for i in 0..2 * f {
-                let x = if i < f { pool[s + i] } else { pool[o + i - f] } as f32;
-                let w = &self.w1t[i * hp + u0..i * hp + u0 + HB];
-                for (zl, &wl) in z.iter_mut().zip(w) {
-                    *zl += wl * x;
+            let mut z = [[0f32; G]; HB / G];
+            for (zg, b) in z.iter_mut().zip(self.b1[u0..u0 + HB].chunks_exact(G)) {
+                zg.copy_from_slice(b);
+            }
+            let (w_own, w_opp) = self.w1t.split_at(f * hp);
+            for (xs, ws) in [(own, w_own), (opp, w_opp)] {
+                for (&x, w) in xs.iter().zip(ws.chunks_exact(hp)) {
+                    let x = x as f32;
+                    for (zg, wg) in z.iter_mut().zip(w[u0..u0 + HB].chunks_exact(G)) {
+                        let wg: &[f32; G] = wg.try_into().expect("G units");
+                        for (zl, &wl) in zg.iter_mut().zip(wg) {
+                            *zl += wl * x;
+                        }
+                    }
                 }
             }
-            for (&zl, &wl) in z.iter().zip(&self.w2[u0..u0 + HB]) {
-                out += wl * zl.clamp(0.0, 1.0);
+            let mut t = [[0f32; G]; HB / G];
+            for ((tg, zg), wg) in t
+                .iter_mut()
+                .zip(&z)
+                .zip(self.w2[u0..u0 + HB].chunks_exact(G))
+            {
+                for ((tl, &zl), &wl) in tg.iter_mut().zip(zg).zip(wg) {
+                    *tl = wl * zl.clamp(0.0, 1.0);
+                }
+            }
+            for &v in t.iter().flatten() {
+                out += v;
             }
         }
         out
