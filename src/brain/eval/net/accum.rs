@@ -193,7 +193,13 @@ impl Live {
     /// `change` for cell `i` as `update` and the build make them: `delta`
     /// is flushed whenever it could hold no more.
     #[inline(always)]
-    fn set<const K: u8>(&mut self, kern: Kern<K, 0>, i: usize, old: NetCell, new: NetCell) {
+    fn set<const K: u8, const NB: usize>(
+        &mut self,
+        kern: Kern<K, NB>,
+        i: usize,
+        old: NetCell,
+        new: NetCell,
+    ) {
         let nb = kern.nb();
         if change(
             kern,
@@ -283,15 +289,13 @@ impl NetState {
             class,
             live: true,
         };
-        let kern = Kern::new(self.kernel, self.q.rows());
-        self.st.get_mut().live.set::<K>(kern, i, old, new);
+        self.set::<K>(i, old, new);
     }
 
     /// The counted cell `i` was filled: it leaves the pool (as
     /// `set_cell`).
     #[inline(always)]
     pub(in crate::brain::eval) fn remove_cell<const K: u8>(&mut self, i: usize) {
-        let kern = Kern::new(self.kernel, self.q.rows());
         let cell = NetCell {
             code: [0; 2],
             class: [Class::None; 2],
@@ -301,7 +305,19 @@ impl NetState {
             live: false,
             ..cell
         };
-        self.st.get_mut().live.set::<K>(kern, i, cell, gone);
+        self.set::<K>(i, cell, gone);
+    }
+
+    /// `Live::set` with the kernel `K`, a cell of one block known at
+    /// compile time when it is one.
+    #[inline(always)]
+    fn set<const K: u8>(&mut self, i: usize, old: NetCell, new: NetCell) {
+        let live = &mut self.st.get_mut().live;
+        if self.nb == 1 {
+            live.set(Kern::<K, 1>::new(self.kernel, self.q.rows()), i, old, new);
+        } else {
+            live.set(Kern::<K, 0>::new(self.kernel, self.q.rows()), i, old, new);
+        }
     }
 
     /// Add what the cells changed since the last flush to the pools (the
