@@ -697,6 +697,29 @@ pub fn threat_mask(ev: &Evaluator, stm: Color) -> usize {
     m
 }
 
+/// One step of a random push/pop walk for the tests: take back the last
+/// stone (`pop`) or play a random empty cell, on the board and `ev` alike,
+/// keeping `depth` (stones played by the walk).
+#[cfg(test)]
+pub(crate) fn walk_step(
+    rng: &mut crate::brain::game::zobrist::SplitMix64,
+    b: &mut Board,
+    ev: &mut Evaluator,
+    depth: &mut usize,
+    pop: bool,
+) {
+    if pop {
+        b.unmake().unwrap();
+        assert!(ev.pop());
+        *depth -= 1;
+    } else {
+        let p = crate::brain::game::testutil::random_empty(rng, b).unwrap();
+        b.play(p);
+        ev.push(b, p);
+        *depth += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -804,16 +827,8 @@ mod tests {
             let mut ev = Evaluator::new(&b);
             let mut depth = 0;
             for _ in 0..400 {
-                if depth > 0 && (rng.below(3) == 0 || b.empty_cells().count() < 10) {
-                    b.unmake().unwrap();
-                    assert!(ev.pop());
-                    depth -= 1;
-                } else {
-                    let p = random_empty(&mut rng, &b).unwrap();
-                    b.play(p);
-                    ev.push(&b, p);
-                    depth += 1;
-                }
+                let pop = depth > 0 && (rng.below(3) == 0 || b.empty_cells().count() < 10);
+                walk_step(&mut rng, &mut b, &mut ev, &mut depth, pop);
                 assert!(ev.same_as(&Evaluator::new(&b)), "push/pop != scratch\n{b}");
                 checks += 1;
             }

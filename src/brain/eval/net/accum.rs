@@ -513,7 +513,7 @@ impl NetState {
 mod tests {
     use super::super::format::random;
     use super::super::kernel::Kernel;
-    use crate::brain::eval::Evaluator;
+    use crate::brain::eval::{walk_step, Evaluator};
     use crate::brain::game::board::Board;
     use crate::brain::game::testutil::random_empty;
     use crate::brain::game::zobrist::SplitMix64;
@@ -605,20 +605,14 @@ mod tests {
                 };
                 for step in 0..600 {
                     let r = rng.below(10);
-                    if depth > 0 && (r < 4 || depth >= 8 || b.empty_cells().count() < 20) {
+                    let pop = depth > 0 && (r < 4 || depth >= 8 || b.empty_cells().count() < 20);
+                    if pop {
                         match lag(&ev) {
                             0 => synced_pops += 1,
                             _ => unsynced_pops += 1,
                         }
-                        b.unmake().unwrap();
-                        assert!(ev.pop());
-                        depth -= 1;
-                    } else {
-                        let p = random_empty(&mut rng, &b).unwrap();
-                        b.play(p);
-                        ev.push(&b, p);
-                        depth += 1;
                     }
+                    walk_step(&mut rng, &mut b, &mut ev, &mut depth, pop);
                     if rng.below(3) == 0 {
                         if lag(&ev) > 1 {
                             multi += 1;
