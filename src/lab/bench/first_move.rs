@@ -17,6 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
+use crate::cli::value;
+
 /// Memory budgets measured: the Gomocup default and qpiskvork's.
 const MEMORY: [u64; 2] = [350 << 20, 1 << 30];
 
@@ -44,23 +46,24 @@ fn parse(args: &[String]) -> Result<Config, String> {
         turn_ms: 500,
     };
     let mut it = args.iter().skip(1);
+    // A number above zero, or the error `what`.
+    fn positive<T: std::str::FromStr + PartialOrd + Default>(
+        v: &str,
+        what: &str,
+    ) -> Result<T, String> {
+        v.parse()
+            .ok()
+            .filter(|n| *n > T::default())
+            .ok_or_else(|| what.to_string())
+    }
     while let Some(a) = it.next() {
-        let mut val = || it.next().cloned().ok_or(format!("{a} takes a value"));
         match a.as_str() {
-            "--engine" => cfg.engines.push(val()?),
+            "--engine" => cfg.engines.push(value(&mut it, a)?),
             "--rounds" => {
-                cfg.rounds = val()?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("--rounds takes a positive number")?
+                cfg.rounds = positive(&value(&mut it, a)?, "--rounds takes a positive number")?
             }
             "--turn" => {
-                cfg.turn_ms = val()?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("--turn takes a positive number of ms")?
+                cfg.turn_ms = positive(&value(&mut it, a)?, "--turn takes a positive number of ms")?
             }
             _ => return Err(format!("unknown argument {a:?}")),
         }
