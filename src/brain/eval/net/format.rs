@@ -175,12 +175,13 @@ impl NetWeights {
     }
 }
 
-/// The weights built into the binary: `weights/freestyle.bin`, the third round:
-/// `pbrain-sente tune net --rule freestyle --f 32 --h 32 --epochs 20 --lr 0.003
-/// --lr-end 0.0003 --seed 1 --threads 2` on 4,721 classical self-play games
-/// and 8,593 of the first two nets' own (fnv1a64 849724938e029f22; the recipe
-/// and figures are in `scripts/RESULTS.md`). Used for every rule until nets
-/// per rule pay.
+/// The weights built into the binary: `weights/freestyle.bin`, the fifth
+/// round: `pbrain-sente tune net --rule freestyle --f 32 --h 32 --epochs 20
+/// --lr 0.003 --lr-end 0.0003 --seed 1 --threads 1` on 46,107 games of the
+/// third-round net's own play at 5,000 nodes a move (data seeds 707-709;
+/// fnv1a64 e8b07bba83b26d1a; the recipe, the exact game counts and the
+/// figures are in `scripts/RESULTS.md`, "The net's fifth round"). Used for
+/// every rule until nets per rule pay.
 pub const EMBEDDED: &[u8] = include_bytes!("weights/freestyle.bin");
 
 /// The embedded weights, read once (a damaged file fails every build's
