@@ -46,7 +46,7 @@ use crate::brain::search::{
     clamp_threads, threads_for_memory, time, tt_bytes_for, SearchRequest, SearchResult,
     SearchStats, Searcher, MAX_THREADS,
 };
-use crate::brain::types::{Color, RuleSet, Score, INFINITE};
+use crate::brain::types::{Color, Rule, RuleSet, Score, INFINITE};
 
 pub use crate::brain::search::time::Limits;
 pub use crate::brain::search::RootEvent;
@@ -916,10 +916,10 @@ impl Engine {
         self.searcher.as_ref().map(|s| s.options)
     }
 
-    /// The net the searcher's next search evaluates with (tests; None
-    /// under the classical evaluation or without a searcher).
-    pub fn searcher_net(&self) -> Option<Arc<QuantNet>> {
-        self.searcher.as_ref().and_then(|s| s.eval_net())
+    /// The net the searcher's next search under `rule` evaluates with
+    /// (tests; None under the classical evaluation or without a searcher).
+    pub fn searcher_net(&self, rule: Rule) -> Option<Arc<QuantNet>> {
+        self.searcher.as_ref().and_then(|s| s.eval_net(rule))
     }
 }
 
@@ -1016,7 +1016,10 @@ mod tests {
         });
         e.set_memory(8 << 20);
         let embedded = search(&mut e);
-        assert!(Arc::ptr_eq(&e.searcher_net().unwrap(), &embedded_net()));
+        assert!(Arc::ptr_eq(
+            &e.searcher_net(Rule::Freestyle).unwrap(),
+            &embedded_net()
+        ));
         let q = Arc::new(QuantNet::new(&random(16, 16, 36)).unwrap());
         let mut e = Engine::with_options(EngineOptions {
             search: net_search,
@@ -1024,12 +1027,46 @@ mod tests {
         });
         e.set_memory(8 << 20);
         let other = search(&mut e);
-        assert!(Arc::ptr_eq(&e.searcher_net().unwrap(), &q));
+        assert!(Arc::ptr_eq(&e.searcher_net(Rule::Freestyle).unwrap(), &q));
         assert_ne!(other, embedded, "the random net searches its own tree");
         e.set_net(None);
         assert_eq!(search(&mut e), embedded);
         e.set_net(Some(q));
         assert_eq!(search(&mut e), other);
+    }
+
+    /// Without a net given, a search under each rule evaluates with that
+    /// rule's embedded net: the same tree as that net given explicitly, and
+    /// (where the rule has a file of its own) not the freestyle net's tree.
+    #[test]
+    fn each_rule_searches_with_its_own_embedded_net() {
+        use crate::brain::eval::net::{embedded_file, embedded_net_for};
+        for rule in Rule::ALL {
+            let mut board = Board::square(15, RuleSet::from(rule)).unwrap();
+            for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7)] {
+                board.play(board.pos(x, y).unwrap());
+            }
+            let search = |net: Option<Arc<QuantNet>>| {
+                let mut e = Engine::with_options(EngineOptions {
+                    search: SearchOptions {
+                        eval: EvalKind::Net,
+                        ..SearchOptions::default()
+                    },
+                    net,
+                });
+                e.set_memory(8 << 20);
+                let r = e
+                    .search(&board, &depth(4), &Default::default(), &mut |_| {})
+                    .unwrap();
+                (r.nodes, r.score, r.best)
+            };
+            let own = search(None);
+            assert_eq!(own, search(Some(embedded_net_for(rule))), "{rule:?}");
+            if embedded_file(rule) != embedded_file(Rule::Freestyle) {
+                let free = search(Some(embedded_net_for(Rule::Freestyle)));
+                assert_ne!(own, free, "{rule:?} searched with the freestyle net");
+            }
+        }
     }
 
     /// A manager-free game: position calls and `go` alternate, every move

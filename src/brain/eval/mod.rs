@@ -226,12 +226,12 @@ impl Evaluator {
     }
 
     /// Evaluate `board` from scratch with `kind` (the net: the embedded
-    /// one, `net::embedded_net`; a search's evaluator is built from the
-    /// net its engine holds, `with_net`).
+    /// one of the board's rule, `net::embedded_net_for`; a search's
+    /// evaluator is built from the net its engine holds, `with_net`).
     pub fn with_kind(board: &Board, kind: EvalKind) -> Evaluator {
         match kind {
             EvalKind::Classic => Evaluator::new(board),
-            EvalKind::Net => Evaluator::with_net(board, net::embedded_net()),
+            EvalKind::Net => Evaluator::with_net(board, net::embedded_net_for(board.rules().rule)),
         }
     }
 

@@ -745,12 +745,12 @@ mod tests {
         s.handle_vec(Command::Info(Info::MaxMemory(8 << 20)));
         s.handle_vec(Command::Start(15));
         assert_eq!(s.engine().searcher_options(), Some(off));
-        let used = s.engine().searcher_net().unwrap();
+        let used = s.engine().searcher_net(Rule::Freestyle).unwrap();
         assert!(Arc::ptr_eq(&used, &net));
         // A new table size builds a new searcher: the options and net stay.
         s.handle_vec(Command::Info(Info::MaxMemory(16 << 20)));
         assert_eq!(s.engine().searcher_options(), Some(off));
-        let used = s.engine().searcher_net().unwrap();
+        let used = s.engine().searcher_net(Rule::Freestyle).unwrap();
         assert!(Arc::ptr_eq(&used, &net));
     }
 

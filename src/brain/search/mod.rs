@@ -35,10 +35,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::brain::eval::net::{embedded_net, QuantNet};
+use crate::brain::eval::net::{embedded_net_for, QuantNet};
 pub use crate::brain::eval::EvalKind;
 use crate::brain::game::{Board, Pos};
-use crate::brain::types::Score;
+use crate::brain::types::{Rule, Score};
 use time::TimePlan;
 
 pub use alphabeta::Cutoffs;
@@ -206,8 +206,9 @@ pub struct Searcher {
     helpers_live: std::sync::atomic::AtomicUsize,
     pub stats: SearchStats,
     pub options: SearchOptions,
-    /// The net `EvalKind::Net` evaluates with (None: the embedded one,
-    /// `eval::net::embedded_net`); the engine sets it (`Engine::set_net`).
+    /// The net `EvalKind::Net` evaluates with (None: the rule's embedded
+    /// one, `eval::net::embedded_net_for`); the engine sets it
+    /// (`Engine::set_net`).
     pub net: Option<Arc<QuantNet>>,
 }
 
@@ -453,12 +454,12 @@ impl Searcher {
         self.tt.hashfull()
     }
 
-    /// The net the next search's evaluator is built with: None under
-    /// `EvalKind::Classic`, else `net` or the embedded one.
-    pub fn eval_net(&self) -> Option<Arc<QuantNet>> {
+    /// The net a search under `rule` evaluates with: None under
+    /// `EvalKind::Classic`, else `net` or the rule's embedded one.
+    pub fn eval_net(&self, rule: Rule) -> Option<Arc<QuantNet>> {
         match self.options.eval {
             EvalKind::Classic => None,
-            EvalKind::Net => Some(self.net.clone().unwrap_or_else(embedded_net)),
+            EvalKind::Net => Some(self.net.clone().unwrap_or_else(|| embedded_net_for(rule))),
         }
     }
 
@@ -551,7 +552,7 @@ impl Searcher {
             .then(|| req.start + Duration::from_millis(plan.hard_ms));
         let watchdog = Watchdog::start(req.stop.clone(), deadline);
         let stop = watchdog.flag();
-        let pos = Position::with_net(board, self.eval_net());
+        let pos = Position::with_net(board, self.eval_net(board.rules().rule));
         let mut tree = Tree::new(
             pos,
             &self.tt,

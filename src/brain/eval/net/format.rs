@@ -7,7 +7,7 @@ use anyhow::{bail, ensure, Result};
 use super::keys::ROWS;
 use crate::brain::eval::weights::EVAL_LIMIT;
 use crate::brain::game::zobrist::SplitMix64;
-use crate::brain::types::Score;
+use crate::brain::types::{Rule, Score};
 
 /// The network's weights, in floats (what the trainer writes and the
 /// engine quantizes at load).
@@ -175,23 +175,46 @@ impl NetWeights {
     }
 }
 
-/// The weights built into the binary: `weights/freestyle.bin`, the fifth
-/// round: `pbrain-sente tune net --rule freestyle --f 32 --h 32 --epochs 20
-/// --lr 0.003 --lr-end 0.0003 --seed 1 --threads 1` on 46,107 games of the
-/// third-round net's own play at 5,000 nodes a move (data seeds 707-709;
-/// fnv1a64 e8b07bba83b26d1a; the recipe, the exact game counts and the
-/// figures are in `scripts/RESULTS.md`, "The net's fifth round"). Used for
-/// every rule until nets per rule pay.
+/// The weights built into the binary, one file per rule with a net of its
+/// own (`weights/`). Freestyle's is the fifth round: `pbrain-sente tune net
+/// --rule freestyle --f 32 --h 32 --epochs 20 --lr 0.003 --lr-end 0.0003
+/// --seed 1 --threads 1` on 46,107 games of the third-round net's own play
+/// at 5,000 nodes a move (data seeds 707-709; fnv1a64 e8b07bba83b26d1a).
+/// Renju's starts from it and is trained on 9,167 renju games of its play
+/// (`--init`; fnv1a64 6667f9078a60412f). Standard's trained the same way
+/// played worse than the freestyle net, which standard and caro use.
+/// Recipes, exact game counts and figures: `scripts/RESULTS.md`, "The
+/// net's fifth round" and "Nets per rule".
 pub const EMBEDDED: &[u8] = include_bytes!("weights/freestyle.bin");
+pub const EMBEDDED_RENJU: &[u8] = include_bytes!("weights/renju.bin");
 
-/// The embedded weights, read once (a damaged file fails every build's
-/// tests: `embedded_weights_load`).
-pub fn embedded() -> &'static NetWeights {
-    static W: std::sync::OnceLock<NetWeights> = std::sync::OnceLock::new();
-    W.get_or_init(|| {
-        NetWeights::from_bytes(EMBEDDED)
-            .expect("eval/net/weights/freestyle.bin is a valid net file")
+/// The embedded files, in the order `embedded_file` numbers them.
+pub const EMBEDDED_FILES: [&[u8]; 2] = [EMBEDDED, EMBEDDED_RENJU];
+
+/// Which embedded file `rule`'s searches use: renju its own, every other
+/// rule freestyle's (measured better in standard than a net trained on
+/// standard's games from it).
+pub fn embedded_file(rule: Rule) -> usize {
+    match rule {
+        Rule::Freestyle | Rule::Standard | Rule::Caro => 0,
+        Rule::Renju => 1,
+    }
+}
+
+/// The embedded weights of `rule` (`embedded_file`), read once (a damaged
+/// file fails every build's tests: `embedded_weights_load`).
+pub fn embedded_for(rule: Rule) -> &'static NetWeights {
+    static W: [std::sync::OnceLock<NetWeights>; EMBEDDED_FILES.len()] =
+        [const { std::sync::OnceLock::new() }; EMBEDDED_FILES.len()];
+    let i = embedded_file(rule);
+    W[i].get_or_init(|| {
+        NetWeights::from_bytes(EMBEDDED_FILES[i]).expect("eval/net/weights/ holds valid net files")
     })
+}
+
+/// The freestyle weights (`embedded_for(Rule::Freestyle)`).
+pub fn embedded() -> &'static NetWeights {
+    embedded_for(Rule::Freestyle)
 }
 
 /// Random weights for tests and the placeholder file: embeddings and bias
@@ -243,6 +266,23 @@ mod tests {
         let w = embedded();
         assert!(w.check().is_ok());
         assert_eq!(w.to_bytes(), EMBEDDED);
-        assert!(EMBEDDED.len() < 4 << 20, "a few MB at most");
+        for rule in Rule::ALL {
+            let w = embedded_for(rule);
+            assert!(w.check().is_ok());
+            let file = EMBEDDED_FILES[embedded_file(rule)];
+            assert_eq!(w.to_bytes(), file, "{rule:?}");
+            assert!(file.len() < 4 << 20, "a few MB at most");
+        }
+        // Each rule with a file of its own gets that file, not another's.
+        assert_eq!(embedded_file(Rule::Freestyle), 0);
+        assert_eq!(embedded_file(Rule::Renju), 1);
+        for (i, a) in EMBEDDED_FILES.iter().enumerate() {
+            for b in &EMBEDDED_FILES[i + 1..] {
+                assert_ne!(
+                    a, b,
+                    "two rules embed the same weights: share a file instead"
+                );
+            }
+        }
     }
 }

@@ -19,21 +19,20 @@
 //!
 //! - `keys`: the form (the six keys of a cell, how they change);
 //! - `format`: the float weights (`NetWeights`), the "SNET" weights file,
-//!   the embedded weights (`weights/`: one file per rule once there are
-//!   several; today `freestyle.bin`, used under every rule) and random
-//!   weights for tests;
+//!   the embedded weights (`weights/`: freestyle's, used by every rule
+//!   but renju, and renju's; `embedded_for`) and random weights for tests;
 //! - `float`: the float reference forward pass (`forward_f32`), the
 //!   definition the integer inference must agree with;
 //! - `quant`: the quantized net (`QuantNet`) and its head, and
-//!   `embedded_net`, the embedded weights quantized;
+//!   `embedded_net_for`, a rule's embedded weights quantized;
 //! - `kernel`: the per-cell integer work, one generic body instantiated
 //!   for AVX2, SSE2 and scalar, chosen at run time;
 //! - `accum`: the accumulators and pools the evaluator keeps incrementally
 //!   (`NetState`).
 //!
 //! Which net a search uses is the engine's choice (`Engine::set_net`,
-//! `pbrain-sente --net FILE`): the embedded one unless it was given
-//! another.
+//! `pbrain-sente --net FILE`): the embedded one of the board's rule
+//! unless it was given another.
 
 pub(super) mod accum;
 mod float;
@@ -43,11 +42,14 @@ mod keys;
 mod quant;
 
 pub use float::{forward_f32, head_f32, pooled_f32};
-pub use format::{embedded, random, NetWeights, EMBEDDED, MAGIC, MAX_DIM, VERSION};
+pub use format::{
+    embedded, embedded_file, embedded_for, random, NetWeights, EMBEDDED, EMBEDDED_FILES, MAGIC,
+    MAX_DIM, VERSION,
+};
 pub use kernel::{Kernel, LANES, QA};
 pub(in crate::brain::eval) use kernel::{AVX2, SCALAR, SSE2};
 pub use keys::{
     cell_keys, line_pair, rows, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS,
     POOL_DIV, ROWS,
 };
-pub use quant::{embedded_net, QuantNet, TERM_LIMIT};
+pub use quant::{embedded_net, embedded_net_for, QuantNet, TERM_LIMIT};

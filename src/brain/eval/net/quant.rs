@@ -28,11 +28,11 @@ use std::sync::{Arc, OnceLock};
 
 use anyhow::Result;
 
-use super::format::{embedded, NetWeights};
+use super::format::{embedded_file, embedded_for, NetWeights, EMBEDDED_FILES};
 use super::kernel::{blocks, Block, Kernel, Rows, BLOCK, LANES, QA};
 use super::keys::{line_pair, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS, POOL_DIV};
 use crate::brain::eval::weights::CLASSES;
-use crate::brain::types::{Color, Score};
+use crate::brain::types::{Color, Rule, Score};
 
 /// Largest magnitude of one quantized embedding or bias value: seven of
 /// them (bias and six rows) sum within `i16`. At `QA` = 256 that is 18.3
@@ -248,13 +248,23 @@ impl QuantNet {
     }
 }
 
-/// The embedded weights (`format::embedded`), quantized once for the best
-/// kernel: the net `--eval net` uses unless the engine was given another
-/// (`Engine::set_net`, `pbrain-sente --net FILE`).
-pub fn embedded_net() -> Arc<QuantNet> {
-    static Q: OnceLock<Arc<QuantNet>> = OnceLock::new();
-    Q.get_or_init(|| Arc::new(QuantNet::new(embedded()).expect("the embedded net quantizes")))
+/// The embedded weights of `rule` (`format::embedded_for`), quantized once
+/// for the best kernel: the net `--eval net` uses under that rule unless
+/// the engine was given another (`Engine::set_net`, `pbrain-sente --net
+/// FILE`). Rules that share a file share the quantized net.
+pub fn embedded_net_for(rule: Rule) -> Arc<QuantNet> {
+    static Q: [OnceLock<Arc<QuantNet>>; EMBEDDED_FILES.len()] =
+        [const { OnceLock::new() }; EMBEDDED_FILES.len()];
+    Q[embedded_file(rule)]
+        .get_or_init(|| {
+            Arc::new(QuantNet::new(embedded_for(rule)).expect("the embedded nets quantize"))
+        })
         .clone()
+}
+
+/// The freestyle net (`embedded_net_for(Rule::Freestyle)`).
+pub fn embedded_net() -> Arc<QuantNet> {
+    embedded_net_for(Rule::Freestyle)
 }
 
 #[cfg(test)]
@@ -305,9 +315,21 @@ mod tests {
     }
 
     /// The Classic evaluator carries no net; `with_kind` picks the
-    /// embedded one, whose scores follow its float weights.
+    /// embedded one of the board's rule, whose scores follow its float
+    /// weights.
     #[test]
     fn kinds_build_what_they_say() {
+        for rule in Rule::ALL {
+            let b = Board::square(15, RuleSet::from(rule)).unwrap();
+            let ev = Evaluator::with_kind(&b, crate::brain::eval::EvalKind::Net);
+            let q = embedded_net_for(rule);
+            assert!(Arc::ptr_eq(ev.net().unwrap(), &q), "{rule:?}");
+            assert_eq!(q.weights, *embedded_for(rule));
+        }
+        assert!(!Arc::ptr_eq(
+            &embedded_net_for(Rule::Renju),
+            &embedded_net_for(Rule::Freestyle)
+        ));
         let b = Board::square(15, RuleSet::FREESTYLE).unwrap();
         assert_eq!(
             Evaluator::new(&b).kind(),
