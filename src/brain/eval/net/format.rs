@@ -201,20 +201,12 @@ pub fn embedded_file(rule: Rule) -> usize {
     }
 }
 
-/// The embedded weights of `rule` (`embedded_file`), read once (a damaged
-/// file fails every build's tests: `embedded_weights_load`).
-pub fn embedded_for(rule: Rule) -> &'static NetWeights {
-    static W: [std::sync::OnceLock<NetWeights>; EMBEDDED_FILES.len()] =
-        [const { std::sync::OnceLock::new() }; EMBEDDED_FILES.len()];
-    let i = embedded_file(rule);
-    W[i].get_or_init(|| {
-        NetWeights::from_bytes(EMBEDDED_FILES[i]).expect("eval/net/weights/ holds valid net files")
-    })
-}
-
-/// The freestyle weights (`embedded_for(Rule::Freestyle)`).
-pub fn embedded() -> &'static NetWeights {
-    embedded_for(Rule::Freestyle)
+/// The embedded weights of `rule` (`embedded_file`), parsed (the engine
+/// quantizes each file once, `quant::embedded_net_for`; a damaged file
+/// fails every build's tests: `embedded_weights_load`).
+pub fn embedded_for(rule: Rule) -> NetWeights {
+    NetWeights::from_bytes(EMBEDDED_FILES[embedded_file(rule)])
+        .expect("eval/net/weights/ holds valid net files")
 }
 
 /// Random weights for tests and the placeholder file: embeddings and bias
@@ -263,9 +255,7 @@ mod tests {
 
     #[test]
     fn embedded_weights_load() {
-        let w = embedded();
-        assert!(w.check().is_ok());
-        assert_eq!(w.to_bytes(), EMBEDDED);
+        assert_eq!(embedded_for(Rule::Freestyle).to_bytes(), EMBEDDED);
         for rule in Rule::ALL {
             let w = embedded_for(rule);
             assert!(w.check().is_ok());

@@ -257,7 +257,7 @@ pub fn embedded_net_for(rule: Rule) -> Arc<QuantNet> {
         [const { OnceLock::new() }; EMBEDDED_FILES.len()];
     Q[embedded_file(rule)]
         .get_or_init(|| {
-            Arc::new(QuantNet::new(embedded_for(rule)).expect("the embedded nets quantize"))
+            Arc::new(QuantNet::new(&embedded_for(rule)).expect("the embedded nets quantize"))
         })
         .clone()
 }
@@ -324,7 +324,7 @@ mod tests {
             let ev = Evaluator::with_kind(&b, crate::brain::eval::EvalKind::Net);
             let q = embedded_net_for(rule);
             assert!(Arc::ptr_eq(ev.net().unwrap(), &q), "{rule:?}");
-            assert_eq!(q.weights, *embedded_for(rule));
+            assert_eq!(q.weights, embedded_for(rule));
         }
         assert!(!Arc::ptr_eq(
             &embedded_net_for(Rule::Renju),
