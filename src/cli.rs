@@ -4,6 +4,9 @@
 //! ground: it uses the engine wing's types and options, and nothing in the
 //! engine wing uses it (the engine reads no command line).
 
+use std::sync::Arc;
+
+use crate::brain::eval::net::{fnv1a, NetWeights, QuantNet};
 use crate::brain::eval::EvalKind;
 use crate::brain::search::SearchOptions;
 use crate::brain::types::{Rule, RuleSet};
@@ -79,6 +82,17 @@ pub fn eval_kind(v: Option<&str>) -> Result<EvalKind, String> {
         }
         None => Err("--eval takes classic or net".into()),
     }
+}
+
+/// The net in the weights file `path` (`--net FILE`), quantized, with the
+/// file's FNV-1a 64 fingerprint (what `tune net` prints for it); an error
+/// names the file and what is wrong with it.
+pub fn load_net(path: &str) -> Result<(Arc<QuantNet>, u64), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("--net {path}: {e}"))?;
+    NetWeights::from_bytes(&bytes)
+        .and_then(|w| QuantNet::new(&w))
+        .map(|q| (Arc::new(q), fnv1a(&bytes)))
+        .map_err(|e| format!("--net {path}: {e}"))
 }
 
 /// Apply the search switch `flag` to `o`; false if it is not one:

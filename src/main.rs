@@ -10,12 +10,9 @@
 //! (see `sente::lab::datagen`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
 
-use std::sync::Arc;
-
 use sente::brain::engine::{EngineOptions, EvalKind};
-use sente::brain::eval::net::{NetWeights, QuantNet};
 use sente::brain::search::params;
-use sente::cli::{eval_kind, search_switch};
+use sente::cli::{eval_kind, load_net, search_switch};
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -52,14 +49,10 @@ fn main() -> anyhow::Result<()> {
                 };
                 // The engine gets the net with its options: no process-wide
                 // state.
-                let loaded = std::fs::read(path)
-                    .map_err(anyhow::Error::from)
-                    .and_then(|b| NetWeights::from_bytes(&b))
-                    .and_then(|w| QuantNet::new(&w));
-                match loaded {
-                    Ok(q) => options.net = Some(Arc::new(q)),
+                match load_net(path) {
+                    Ok((q, _)) => options.net = Some(q),
                     Err(e) => {
-                        eprintln!("pbrain-sente: --net {path}: {e}");
+                        eprintln!("pbrain-sente: {e}");
                         std::process::exit(2);
                     }
                 }

@@ -13,6 +13,9 @@
 //! (random among the search's few best, never one that lets a five
 //! through), then the search's best moves until a five, a full board, the
 //! move cap or a win the search has proven on two moves running.
+//! `--eval net` plays with the rule's embedded net, `--net FILE` with any
+//! weights file (an earlier round's, so its data can be rebuilt); the
+//! header says which (`eval=`, `net=`).
 
 pub mod record;
 
@@ -24,6 +27,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context};
 
 use crate::brain::engine::{Engine, EvalKind, Limits, SearchOptions};
+use crate::brain::eval::net::QuantNet;
 use crate::brain::game::rules::{finished, is_legal, is_win};
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::game::Board;
@@ -71,6 +75,10 @@ pub struct Config {
     /// The searches' evaluation (`--eval net`: data from the net's own
     /// play, the next round of its training).
     pub eval: EvalKind,
+    /// The net `--eval net` plays with and its file's FNV-1a 64
+    /// (`--net FILE`: any round's weights, so a round's data can be rebuilt
+    /// by the current binary); None: the embedded net of the rule.
+    pub net: Option<(Arc<QuantNet>, u64)>,
 }
 
 impl Default for Config {
@@ -86,6 +94,7 @@ impl Default for Config {
             openings: None,
             max_plies: usize::MAX,
             eval: EvalKind::Classic,
+            net: None,
         }
     }
 }
@@ -348,10 +357,12 @@ pub fn run(
     };
     let mut engine = Engine::with_table_bytes_and(TABLE_BYTES, options);
     engine.set_rules(cfg.rules);
+    engine.set_net(cfg.net.as_ref().map(|(q, _)| q.clone()));
     writeln!(
         out,
-        "{}",
-        record::header(cfg.rules, cfg.size, cfg.nodes, cfg.seed, cfg.shard)
+        "{} {}",
+        record::header(cfg.rules, cfg.size, cfg.nodes, cfg.seed, cfg.shard),
+        eval_text(cfg)
     )?;
     let mine: Vec<u64> = (0..cfg.games)
         .filter(|i| i % n as u64 == (k - 1) as u64)
@@ -376,6 +387,16 @@ pub fn run(
     Ok(done)
 }
 
+/// The header's note of what the games were played with: `eval=classic`,
+/// `eval=net net=embedded` or `eval=net net=<the file's fnv1a64>`.
+fn eval_text(cfg: &Config) -> String {
+    match (cfg.eval, &cfg.net) {
+        (EvalKind::Classic, _) => "eval=classic".into(),
+        (EvalKind::Net, None) => "eval=net net=embedded".into(),
+        (EvalKind::Net, Some((_, h))) => format!("eval=net net={h:016x}"),
+    }
+}
+
 fn parse_shard(v: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--shard: want K/N with 1 <= K <= N, got {v:?}");
     let (k, n) = v.split_once('/').ok_or_else(bad)?;
@@ -386,7 +407,7 @@ fn parse_shard(v: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
-const USAGE: &str = "usage: pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--quiet]";
+const USAGE: &str = "usage: pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--net FILE] [--quiet]";
 
 /// `pbrain-sente datagen …`; returns the process exit status.
 pub fn main_datagen(args: &[String]) -> i32 {
@@ -409,6 +430,10 @@ pub fn main_datagen(args: &[String]) -> i32 {
             "--openings" => val().map(|v| openings_path = Some(v)),
             "--max-plies" => val().and_then(|v| num(a, &v)).map(|n| cfg.max_plies = n),
             "--eval" => crate::cli::eval_kind(val().ok().as_deref()).map(|k| cfg.eval = k),
+            "--net" => val().and_then(|v| crate::cli::load_net(&v)).map(|n| {
+                cfg.net = Some(n);
+                cfg.eval = EvalKind::Net;
+            }),
             "--quiet" => {
                 quiet = true;
                 Ok(())

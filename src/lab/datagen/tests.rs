@@ -198,3 +198,60 @@ fn net_games_are_the_nets_own() {
     check_games(&net, &games(&t));
     assert_ne!(t, text(&classic));
 }
+
+/// `--net FILE`: the embedded net's own file gives the embedded net's
+/// games (the header aside, which names the file's hash), another net
+/// gives other games, and `main_datagen` reads the file.
+#[test]
+fn a_net_file_plays_like_the_embedded_net_it_holds() {
+    use crate::brain::eval::net::{embedded_for, fnv1a, random, QuantNet, EMBEDDED};
+    let embedded = Config {
+        eval: crate::brain::engine::EvalKind::Net,
+        ..tiny(RuleSet::FREESTYLE, 2)
+    };
+    let same = QuantNet::new(&embedded_for(Rule::Freestyle)).unwrap();
+    let given = Config {
+        net: Some((std::sync::Arc::new(same), fnv1a(EMBEDDED))),
+        ..embedded.clone()
+    };
+    let (a, b) = (text(&embedded), text(&given));
+    assert!(a.lines().next().unwrap().ends_with("eval=net net=embedded"));
+    let want = format!("eval=net net={:016x}", fnv1a(EMBEDDED));
+    assert!(b.lines().next().unwrap().ends_with(&want), "{b}");
+    assert_eq!(
+        a.lines().skip(1).collect::<Vec<_>>(),
+        b.lines().skip(1).collect::<Vec<_>>()
+    );
+    let other = Config {
+        net: Some((
+            std::sync::Arc::new(QuantNet::new(&random(8, 8, 5)).unwrap()),
+            1,
+        )),
+        ..embedded.clone()
+    };
+    assert_ne!(
+        text(&other).lines().skip(1).collect::<Vec<_>>(),
+        a.lines().skip(1).collect::<Vec<_>>()
+    );
+
+    let dir = std::env::temp_dir().join(format!("sente-datagen-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (file, out) = (dir.join("net.bin"), dir.join("games.txt"));
+    std::fs::write(&file, EMBEDDED).unwrap();
+    let args: Vec<String> = [
+        "--nodes", "400", "--games", "2", "--seed", "11", "--quiet", "--net",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([
+        file.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+    ])
+    .collect();
+    assert_eq!(main_datagen(&args), 0);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), b);
+    let bad = dir.join("missing.bin").display().to_string();
+    assert_eq!(main_datagen(&["--net".to_string(), bad]), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -39,8 +39,9 @@ pub const VERSION: u32 = 1;
 /// Largest `f` and `h` a file may declare (a few MB at most).
 pub const MAX_DIM: usize = 1024;
 
-/// FNV-1a, 64 bits: the file's checksum.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: the file's checksum, and the fingerprint tools print
+/// for a weights file (its hash as a whole).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= b as u64;

@@ -43,8 +43,8 @@ mod quant;
 
 pub use float::{forward_f32, head_f32, pooled_f32};
 pub use format::{
-    embedded_file, embedded_for, random, NetWeights, EMBEDDED, EMBEDDED_FILES, MAGIC, MAX_DIM,
-    VERSION,
+    embedded_file, embedded_for, fnv1a, random, NetWeights, EMBEDDED, EMBEDDED_FILES, MAGIC,
+    MAX_DIM, VERSION,
 };
 pub use kernel::{Kernel, LANES, QA};
 pub(in crate::brain::eval) use kernel::{AVX2, SCALAR, SSE2};

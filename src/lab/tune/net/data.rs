@@ -4,6 +4,7 @@
 //! classical score's scale `K` and the targets.
 
 use crate::brain::eval::net::cell_keys;
+pub use crate::brain::eval::net::fnv1a;
 use crate::brain::eval::Evaluator;
 use crate::brain::game::board::Board;
 use crate::brain::types::{Color, RuleSet, MATE_BOUND};
@@ -140,17 +141,6 @@ fn compress(ev: &Evaluator, board: &Board, color: Color, out: &mut Vec<Cell>) ->
 #[inline]
 pub fn sigmoid(v: f64) -> f64 {
     1.0 / (1.0 + (-v).exp())
-}
-
-/// FNV-1a, 64 bits: the held-out split's game hash and the weights file's
-/// fingerprint.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 /// Is this game held out? One in `every` games by a hash of the seed and
