@@ -267,6 +267,11 @@ pub struct Tree<'a, 'b> {
     /// (read by the tests).
     se_tests: u64,
     se_extensions: u64,
+    /// The reverse futility margin per ply and the quiescence's delta, of
+    /// the evaluation this tree scores with (`params::RFP_MARGIN` and
+    /// `Q_DELTA`, or their `_NET` twins when the net evaluates).
+    rfp_margin: Score,
+    q_delta: Score,
 }
 
 impl<'a, 'b> Tree<'a, 'b> {
@@ -277,6 +282,12 @@ impl<'a, 'b> Tree<'a, 'b> {
         threat: &'a mut ThreatSolver,
         limits: TreeLimits<'a>,
     ) -> Self {
+        let net = pos.ev.net().is_some();
+        let (rfp_margin, q_delta) = if net {
+            (params::RFP_MARGIN_NET(), params::Q_DELTA_NET())
+        } else {
+            (params::RFP_MARGIN(), params::Q_DELTA())
+        };
         Tree {
             pos,
             tt,
@@ -306,6 +317,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             root_depth: 0,
             se_tests: 0,
             se_extensions: 0,
+            rfp_margin,
+            q_delta,
         }
     }
 
@@ -512,7 +525,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && unforced(&self.pos)
         {
             let ev = self.pos.ev.evaluate(stm);
-            if ev - params::RFP_MARGIN() * depth / ONE_PLY >= beta {
+            if ev - self.rfp_margin * depth / ONE_PLY >= beta {
                 return ev;
             }
         }
@@ -799,9 +812,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         } else {
             Class::Block4
         };
-        if stand >= beta
-            || self.pos.ev.fours_from(stm, least) == 0
-            || stand + params::Q_DELTA() <= alpha
+        if stand >= beta || self.pos.ev.fours_from(stm, least) == 0 || stand + self.q_delta <= alpha
         {
             return stand;
         }
@@ -944,6 +955,37 @@ mod tests {
             &mut threat,
             &stop,
         ))
+    }
+
+    /// Run `f` on an unlimited tree over `QUIET` that scores with the
+    /// embedded net (`net`) or classically.
+    #[cfg(feature = "tune")]
+    fn with_quiet_tree<R>(net: bool, f: impl FnOnce(&mut Tree) -> R) -> R {
+        let mut board = Board::from_ascii(QUIET, RuleSet::from(Rule::Freestyle)).unwrap();
+        let (tt, mut ord, mut threat) =
+            (Tt::new(1 << 16), Ordering::default(), ThreatSolver::new());
+        let stop = AtomicBool::new(false);
+        let net = net.then(|| crate::brain::eval::net::embedded_net_for(Rule::Freestyle));
+        let limits = TreeLimits {
+            stop: &stop,
+            plan: TimePlan::UNLIMITED,
+            start: Instant::now(),
+            max_nodes: u64::MAX,
+            leaf_vcf_nodes: 0,
+            policy: PolicyCuts::default(),
+        };
+        let pos = Position::with_net(&mut board, net);
+        f(&mut Tree::new(pos, &tt, &mut ord, &mut threat, limits))
+    }
+
+    /// `probe` of reverse futility on `QUIET` at depth 2, non-PV.
+    #[cfg(feature = "tune")]
+    fn probe_rfp(net: bool, above: Score) -> (u64, Score, Score) {
+        with_quiet_tree(net, |tree| {
+            let ev = tree.pos.ev.evaluate(tree.pos.stm());
+            let score = tree.pvs(2 * ONE_PLY, ev - above - 1, ev - above, 1);
+            (tree.nodes, score, ev)
+        })
     }
 
     /// `probe` with `fours` fours already made by the quiescence in the
@@ -1112,6 +1154,34 @@ mod tests {
         let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, params::Q_FOURS());
         assert_eq!((nodes, score), (1, ev));
     }
+    /// The net's own margins (`RFP_MARGIN_NET`, `Q_DELTA_NET`): a tree that
+    /// scores with the net prunes by them, a classical tree by the
+    /// classical ones, whatever the other pair says.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_net_margins() {
+        let (classic, net) = (params::RFP_MARGIN(), 60);
+        params::set("RFP_MARGIN_NET", net as f64).unwrap();
+        params::set("Q_DELTA_NET", 123.0).unwrap();
+        // Beta 2 * 60 + 1 below the static score: the net's tree fails
+        // high at once on its margin, the classical tree (120 a ply)
+        // searches; 2 * 60 - 1 below, both search.
+        let net_cut = probe_rfp(true, 2 * net + 1);
+        let net_near = probe_rfp(true, 2 * net - 1);
+        let classic_far = probe_rfp(false, 2 * net + 1);
+        let classic_cut = probe_rfp(false, 2 * classic + 1);
+        let deltas = with_quiet_tree(true, |t| (t.q_delta, t.rfp_margin));
+        let classic_delta = with_quiet_tree(false, |t| t.q_delta);
+        params::set("RFP_MARGIN_NET", classic as f64).unwrap();
+        params::set("Q_DELTA_NET", params::Q_DELTA() as f64).unwrap();
+        assert_eq!((net_cut.0, net_cut.1), (1, net_cut.2), "{net_cut:?}");
+        assert!(net_near.0 > 1, "{net_near:?}");
+        assert!(classic_far.0 > 1, "{classic_far:?}");
+        assert_eq!(classic_cut.0, 1, "{classic_cut:?}");
+        assert_eq!(deltas, (123, net));
+        assert_eq!(classic_delta, params::Q_DELTA());
+    }
+
     /// Razoring and the static mate check, off by default, switched on in
     /// a tuning build (the name keeps it in the tuning build's test run;
     /// nothing else that run searches reads these two values).

@@ -113,6 +113,9 @@ tunables! {
     RFP_MAX_DEPTH: i32 = 4;
     /// Margin over beta per remaining ply for that fail high.
     RFP_MARGIN: Score = 120;
+    /// The same margin when the net evaluates (issue 44: the net's static
+    /// score is closer to the search's, so it may want a narrower margin).
+    RFP_MARGIN_NET: Score = 120;
 
     // Razoring (issue 43): a non-PV node within `RAZOR_MAX_DEPTH` plies of
     // the horizon whose static score is `RAZOR_MARGIN` a remaining ply or
@@ -158,6 +161,8 @@ tunables! {
     Q_FOURS: u32 = 2;
     /// Static score this far or more below alpha stands: no four is tried.
     Q_DELTA: Score = 300;
+    /// The same margin when the net evaluates.
+    Q_DELTA_NET: Score = 300;
 
     // Move ordering: killers and history.
 
