@@ -31,6 +31,10 @@
 //! - **Reverse futility pruning**: at depth 4 or less a non-PV node whose
 //!   static score beats beta by 120 a remaining ply, with no four or open three
 //!   of the opponent's to answer, fails high without a search.
+//! - **Futility pruning** (off by default: `params::FUTILITY_MAX_DEPTH`):
+//!   near the horizon a non-PV node whose static score plus a margin
+//!   growing with depth stays at most alpha searches no late quiet move
+//!   after its first.
 //! - **Razoring** (off by default: `params::RAZOR_MAX_DEPTH`): a non-PV node
 //!   near the horizon whose static score is far below alpha, with nothing of
 //!   the opponent's to answer, returns the four quiescence's score when that
@@ -676,6 +680,22 @@ impl<'a, 'b> Tree<'a, 'b> {
             0
         };
 
+        // Futility pruning (see `params::FUTILITY_MAX_DEPTH`): the most the
+        // node's static score plus the margin reaches; a late quiet move
+        // is skipped while that is at most alpha.
+        let futile_at = if !pv_node
+            && !forced
+            && excluded.is_none()
+            && depth <= params::FUTILITY_MAX_DEPTH() * ONE_PLY
+            && alpha.abs() < MATE_BOUND
+        {
+            self.pos.ev.evaluate(stm)
+                + params::FUTILITY_BASE()
+                + params::FUTILITY_MARGIN() * depth / ONE_PLY
+        } else {
+            Score::MAX
+        };
+
         let mut quiets_tried: Vec<Pos> = Vec::new();
         // Moves of the list searched so far (the ordering diagnostics).
         let mut searched = 0usize;
@@ -703,6 +723,9 @@ impl<'a, 'b> Tree<'a, 'b> {
                     continue;
                 }
                 if cuts.prune && gap >= policy_prune_gap(depth, pv_node) {
+                    continue;
+                }
+                if futile_at <= alpha {
                     continue;
                 }
             }
@@ -1180,6 +1203,48 @@ mod tests {
         assert_eq!(classic_cut.0, 1, "{classic_cut:?}");
         assert_eq!(deltas, (123, net));
         assert_eq!(classic_delta, params::Q_DELTA());
+    }
+
+    // `QUIET` with a stone more for X far away: O, behind, to move.
+    #[cfg(feature = "tune")]
+    const BEHIND: &str = "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X X . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X . X . . . . . .
+        . . . . O . . . . . . . . . .
+        . . . . . . . . . . . O . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . O . . . . . . . O . .
+        . . . . . . . . . . . . . . .
+        X . . . . . . . . . . . . . .";
+
+    /// Futility pruning, off by default: on, a quiet non-PV node far below
+    /// alpha searches its first move and no late quiet one; not far enough
+    /// below, or a PV node, searches as with it off.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_futility_pruning() {
+        assert_eq!(params::FUTILITY_MAX_DEPTH(), 0);
+        let margin = params::FUTILITY_BASE() + 3 * params::FUTILITY_MARGIN();
+        let runs = || {
+            [
+                probe(BEHIND, 3, -(margin + 2), false),
+                probe(BEHIND, 3, -(margin - 2), false),
+                probe(BEHIND, 3, -(margin + 2), true),
+            ]
+        };
+        let off = runs();
+        params::set("FUTILITY_MAX_DEPTH", 3.0).unwrap();
+        let on = runs();
+        params::set("FUTILITY_MAX_DEPTH", 0.0).unwrap();
+        assert!(on[0].0 < off[0].0, "{on:?} {off:?}");
+        assert_eq!((on[1], on[2]), (off[1], off[2]));
     }
 
     /// Razoring and the static mate check, off by default, switched on in

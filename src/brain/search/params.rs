@@ -117,6 +117,19 @@ tunables! {
     /// score is closer to the search's, so it may want a narrower margin).
     RFP_MARGIN_NET: Score = 120;
 
+    // Futility pruning of moves (issue 43): in a non-PV node within
+    // `FUTILITY_MAX_DEPTH` plies of the horizon, with alpha no mate score,
+    // a late quiet move (not a killer, after a move was searched) is not
+    // searched when the node's static score plus `FUTILITY_BASE` plus
+    // `FUTILITY_MARGIN` a remaining ply is still at most alpha.
+
+    /// Deepest remaining depth (plies) pruned so; 0: off (the search before it).
+    FUTILITY_MAX_DEPTH: i32 = 0;
+    /// The margin's constant part.
+    FUTILITY_BASE: Score = 100;
+    /// The margin per remaining ply.
+    FUTILITY_MARGIN: Score = 120;
+
     // Razoring (issue 43): a non-PV node within `RAZOR_MAX_DEPTH` plies of
     // the horizon whose static score is `RAZOR_MARGIN` a remaining ply or
     // more below alpha, with nothing of the opponent's to answer, is settled
