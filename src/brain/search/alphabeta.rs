@@ -885,16 +885,16 @@ impl<'a, 'b> Tree<'a, 'b> {
 
 #[cfg(test)]
 impl<'a, 'b> Tree<'a, 'b> {
-    /// A tree on `board` with no time, node or depth limit (for tests).
+    /// A tree on `pos` with no time, node or depth limit (for tests).
     pub(crate) fn unlimited(
-        board: &'b mut crate::brain::game::board::Board,
+        pos: Position<'b>,
         tt: &'a Tt,
         ord: &'a mut Ordering,
         threat: &'a mut ThreatSolver,
         stop: &'a AtomicBool,
     ) -> Self {
         Tree::new(
-            Position::new(board),
+            pos,
             tt,
             ord,
             threat,
@@ -964,51 +964,21 @@ mod tests {
     }
 
     /// Run `f` on an unlimited tree over the freestyle position `text`,
-    /// with the table `tt`.
+    /// with the table `tt`, scoring classically.
     fn with_tree<R>(text: &str, tt: &Tt, f: impl FnOnce(&mut Tree) -> R) -> R {
+        with_tree_on(text, false, tt, f)
+    }
+
+    /// `with_tree`, scoring with the embedded freestyle net if `net`.
+    fn with_tree_on<R>(text: &str, net: bool, tt: &Tt, f: impl FnOnce(&mut Tree) -> R) -> R {
         let rules = RuleSet::from(Rule::Freestyle);
         let mut board = Board::from_ascii(text, rules).unwrap();
+        let net = net.then(|| crate::brain::eval::net::embedded_net_for(Rule::Freestyle));
         let mut ord = Ordering::default();
         let mut threat = ThreatSolver::new();
         let stop = AtomicBool::new(false);
-        f(&mut Tree::unlimited(
-            &mut board,
-            tt,
-            &mut ord,
-            &mut threat,
-            &stop,
-        ))
-    }
-
-    /// Run `f` on an unlimited tree over `QUIET` that scores with the
-    /// embedded net (`net`) or classically.
-    #[cfg(feature = "tune")]
-    fn with_quiet_tree<R>(net: bool, f: impl FnOnce(&mut Tree) -> R) -> R {
-        let mut board = Board::from_ascii(QUIET, RuleSet::from(Rule::Freestyle)).unwrap();
-        let (tt, mut ord, mut threat) =
-            (Tt::new(1 << 16), Ordering::default(), ThreatSolver::new());
-        let stop = AtomicBool::new(false);
-        let net = net.then(|| crate::brain::eval::net::embedded_net_for(Rule::Freestyle));
-        let limits = TreeLimits {
-            stop: &stop,
-            plan: TimePlan::UNLIMITED,
-            start: Instant::now(),
-            max_nodes: u64::MAX,
-            leaf_vcf_nodes: 0,
-            policy: PolicyCuts::default(),
-        };
         let pos = Position::with_net(&mut board, net);
-        f(&mut Tree::new(pos, &tt, &mut ord, &mut threat, limits))
-    }
-
-    /// `probe` of reverse futility on `QUIET` at depth 2, non-PV.
-    #[cfg(feature = "tune")]
-    fn probe_rfp(net: bool, above: Score) -> (u64, Score, Score) {
-        with_quiet_tree(net, |tree| {
-            let ev = tree.pos.ev.evaluate(tree.pos.stm());
-            let score = tree.pvs(2 * ONE_PLY, ev - above - 1, ev - above, 1);
-            (tree.nodes, score, ev)
-        })
+        f(&mut Tree::unlimited(pos, tt, &mut ord, &mut threat, &stop))
     }
 
     /// `probe` with `fours` fours already made by the quiescence in the
@@ -1020,7 +990,19 @@ mod tests {
         pv: bool,
         fours: u32,
     ) -> (u64, Score, Score) {
-        with_tree(text, &Tt::new(1 << 16), |tree| {
+        probe_on(text, false, depth, above, pv, fours)
+    }
+
+    /// `probe_after_fours`, scoring with the embedded net if `net`.
+    fn probe_on(
+        text: &str,
+        net: bool,
+        depth: i32,
+        above: Score,
+        pv: bool,
+        fours: u32,
+    ) -> (u64, Score, Score) {
+        with_tree_on(text, net, &Tt::new(1 << 16), |tree| {
             tree.q_fours = fours;
             let ev = tree.pos.ev.evaluate(tree.pos.stm());
             let beta = ev - above;
@@ -1189,12 +1171,14 @@ mod tests {
         // Beta 2 * 60 + 1 below the static score: the net's tree fails
         // high at once on its margin, the classical tree (120 a ply)
         // searches; 2 * 60 - 1 below, both search.
-        let net_cut = probe_rfp(true, 2 * net + 1);
-        let net_near = probe_rfp(true, 2 * net - 1);
-        let classic_far = probe_rfp(false, 2 * net + 1);
-        let classic_cut = probe_rfp(false, 2 * classic + 1);
-        let deltas = with_quiet_tree(true, |t| (t.q_delta, t.rfp_margin));
-        let classic_delta = with_quiet_tree(false, |t| t.q_delta);
+        let rfp = |net, above| probe_on(QUIET, net, 2, above, false, 0);
+        let net_cut = rfp(true, 2 * net + 1);
+        let net_near = rfp(true, 2 * net - 1);
+        let classic_far = rfp(false, 2 * net + 1);
+        let classic_cut = rfp(false, 2 * classic + 1);
+        let tt = Tt::new(1 << 10);
+        let deltas = with_tree_on(QUIET, true, &tt, |t| (t.q_delta, t.rfp_margin));
+        let classic_delta = with_tree(QUIET, &tt, |t| t.q_delta);
         params::set("RFP_MARGIN_NET", classic as f64).unwrap();
         params::set("Q_DELTA_NET", params::Q_DELTA() as f64).unwrap();
         assert_eq!((net_cut.0, net_cut.1), (1, net_cut.2), "{net_cut:?}");

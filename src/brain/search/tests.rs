@@ -539,7 +539,8 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     let mut ord = ordering::Ordering::default();
     let mut threat = ThreatSolver::new();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut tree = Tree::unlimited(&mut board, &tt, &mut ord, &mut threat, &stop);
+    let pos = Position::new(&mut board);
+    let mut tree = Tree::unlimited(pos, &tt, &mut ord, &mut threat, &stop);
     let mut rms = RootMove::list(vec![quiet, block]);
     root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1, &mut |_| {}).unwrap();
     let (mv, score, pv) = tree
