@@ -28,6 +28,12 @@
 //!   more there. At depth d at most 2 + d²/2 quiet moves are tried (twice at PV
 //!   nodes), and the reduction of a late quiet move grows with
 //!   ln(depth)·ln(move number).
+//! - **Late quiet moves' adjustments** (each off by default:
+//!   `params::LMR_HISTORY`, `LMR_DISTANT`, `LMR_NOT_IMPROVING`,
+//!   `LMR_CUT_NODE`): a reduction that shrinks with the move's history and
+//!   grows when the move is far from the last two moves, when the side is
+//!   not improving on its static score of two plies before, and at an
+//!   expected cut node.
 //! - **Reverse futility pruning**: at depth 4 or less a non-PV node whose
 //!   static score beats beta by 120 a remaining ply, with no four or open three
 //!   of the opponent's to answer, fails high without a search.
@@ -117,6 +123,48 @@ pub fn lmr_reduction(depth: Depth, i: usize) -> Depth {
 fn lmr_scaled(depth: Depth, i: usize, scale: i32) -> Depth {
     grained(lmr_units(depth, i) * scale / 16)
 }
+
+/// What the per-move adjustments of a late quiet move's reduction read
+/// (`params::LMR_HISTORY`, `LMR_DISTANT`, `LMR_NOT_IMPROVING`,
+/// `LMR_CUT_NODE`).
+#[derive(Clone, Copy, Debug, Default)]
+struct LateQuiet {
+    /// The move's history for the side to move.
+    history: i32,
+    /// Farther than `params::LMR_DISTANT_RANGE` from the last two moves.
+    distant: bool,
+    /// The node's static score is no better than two plies before.
+    not_improving: bool,
+    /// The node is an expected cut node.
+    cut_node: bool,
+}
+
+/// Whether any of those adjustments is on (in the release build a constant).
+#[inline]
+fn lmr_adjusting() -> bool {
+    params::LMR_HISTORY() != 0
+        || params::LMR_DISTANT() != 0
+        || params::LMR_NOT_IMPROVING() != 0
+        || params::LMR_CUT_NODE() != 0
+}
+
+/// The sum of the adjustments, in depth units (0 with every knob off).
+fn lmr_adjustment(q: LateQuiet) -> Depth {
+    let mut r = -params::LMR_HISTORY() * q.history / 100;
+    if q.distant {
+        r += params::LMR_DISTANT();
+    }
+    if q.not_improving {
+        r += params::LMR_NOT_IMPROVING();
+    }
+    if q.cut_node {
+        r += params::LMR_CUT_NODE();
+    }
+    r
+}
+
+/// No static score recorded for a ply (a forced node, or the root).
+const NO_EV: Score = Score::MIN;
 
 /// Late-move pruning: at depth d at most `params::LMP_BASE` + d² / 2 quiet
 /// moves (`params::LMP_DEPTH_DIVISOR`; twice that at PV nodes:
@@ -276,6 +324,12 @@ pub struct Tree<'a, 'b> {
     /// `Q_DELTA`, or their `_NET` twins when the net evaluates).
     rfp_margin: Score,
     q_delta: Score,
+    /// Per ply: whether its parent expects the node to fail high (read only
+    /// with `params::LMR_CUT_NODE` on; see `expect_cut`).
+    cut: Vec<bool>,
+    /// Per ply: the node's static score if it is unforced, else `NO_EV`
+    /// (kept only with `params::LMR_NOT_IMPROVING` on).
+    static_ev: Vec<Score>,
 }
 
 impl<'a, 'b> Tree<'a, 'b> {
@@ -323,6 +377,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             se_extensions: 0,
             rfp_margin,
             q_delta,
+            cut: vec![false; MAX_PLY + 2],
+            static_ev: vec![NO_EV; MAX_PLY + 2],
         }
     }
 
@@ -346,6 +402,33 @@ impl<'a, 'b> Tree<'a, 'b> {
     fn make(&mut self, m: Pos) {
         let tt = self.tt;
         self.pos.make_with(m, |key| tt.prefetch(key));
+    }
+
+    /// Tell the node about to be searched at `ply` whether it is an
+    /// expected cut node (a no-op unless `params::LMR_CUT_NODE` is on).
+    #[inline]
+    fn expect_cut(&mut self, ply: usize, cut: bool) {
+        if params::LMR_CUT_NODE() != 0 {
+            self.cut[ply] = cut;
+        }
+    }
+
+    /// Whether `m` is farther than `params::LMR_DISTANT_RANGE` (king
+    /// distance) from both of the last two moves played.
+    fn distant(&self, m: Pos) -> bool {
+        let board = &*self.pos.board;
+        let (x, y) = board.xy(m);
+        let range = params::LMR_DISTANT_RANGE().max(0) as usize;
+        let last = board.history().iter().rev().take(2);
+        let mut any = false;
+        for e in last {
+            any = true;
+            let (ex, ey) = board.xy(e.pos);
+            if x.abs_diff(ex).max(y.abs_diff(ey)) <= range {
+                return false;
+            }
+        }
+        any
     }
 
     /// The principal variation found at ply 0 by the last `pvs` call there.
@@ -384,9 +467,10 @@ impl<'a, 'b> Tree<'a, 'b> {
         self.root_depth = depth;
         self.make(m);
         let score = if full {
+            self.expect_cut(1, false);
             -self.pvs(depth - ONE_PLY, -beta, -alpha, 1)
         } else {
-            self.search_late(depth - ONE_PLY, reduction, alpha, beta, 1)
+            self.search_late(depth - ONE_PLY, reduction, alpha, beta, 1, false)
         };
         self.pos.unmake();
         self.set_pv(0, m);
@@ -397,7 +481,9 @@ impl<'a, 'b> Tree<'a, 'b> {
     /// window is (alpha, beta)) to `depth`: a null window `reduction`
     /// shallower (at most to one ply), at full depth again if it beats alpha
     /// there, and with the full window if it lands inside. Returns the
-    /// parent's score; `ply` is the child's.
+    /// parent's score; `ply` is the child's, `parent_cut` whether the parent
+    /// is an expected cut node (the reduced search expects the child to
+    /// fail high; a search at full depth expects the opposite of the parent).
     fn search_late(
         &mut self,
         depth: Depth,
@@ -405,13 +491,17 @@ impl<'a, 'b> Tree<'a, 'b> {
         alpha: Score,
         beta: Score,
         ply: usize,
+        parent_cut: bool,
     ) -> Score {
         let r = reduction.min(depth - ONE_PLY).max(0);
+        self.expect_cut(ply, r > 0 || !parent_cut);
         let mut score = -self.pvs(depth - r, -alpha - 1, -alpha, ply);
         if r > 0 && score > alpha && !self.aborted {
+            self.expect_cut(ply, !parent_cut);
             score = -self.pvs(depth, -alpha - 1, -alpha, ply);
         }
         if score > alpha && score < beta && !self.aborted {
+            self.expect_cut(ply, false);
             score = -self.pvs(depth, -beta, -alpha, ply);
         }
         score
@@ -457,6 +547,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             return alpha;
         }
         let pv_node = beta - alpha > 1;
+        let cut_node = params::LMR_CUT_NODE() != 0 && !pv_node && self.cut[ply];
 
         // The static mate check (`params::STATIC_MATE`).
         if params::STATIC_MATE() != 0 && self.pos.ev.fives(opp) == 0 {
@@ -518,6 +609,23 @@ impl<'a, 'b> Tree<'a, 'b> {
 
         if !excluded.is_none() {
             hash_move = Pos::NONE;
+        }
+
+        // The static score two plies on (`params::LMR_NOT_IMPROVING`).
+        let mut not_improving = false;
+        if params::LMR_NOT_IMPROVING() != 0 {
+            let now = if unforced(&self.pos) {
+                self.pos.ev.evaluate(stm)
+            } else {
+                NO_EV
+            };
+            self.static_ev[ply] = now;
+            let before = if ply >= 2 {
+                self.static_ev[ply - 2]
+            } else {
+                NO_EV
+            };
+            not_improving = now != NO_EV && before != NO_EV && now <= before;
         }
 
         // Reverse futility pruning (see `params::RFP_MARGIN`).
@@ -612,6 +720,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && self.pos.legal_for(hash_move, stm)
         {
             self.make(hash_move);
+            self.expect_cut(ply + 1, !pv_node && !cut_node);
             let score = -self.pvs(depth - ONE_PLY + hash_ext, -beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.aborted {
@@ -730,6 +839,8 @@ impl<'a, 'b> Tree<'a, 'b> {
                 }
             }
             searched += 1;
+            // Read before the move is on the board (`LMR_DISTANT`).
+            let distant = quiet && params::LMR_DISTANT() != 0 && self.distant(m);
             self.make(m);
             // The larger of the single-reply and the singular extension.
             let forced_ext = if extend {
@@ -740,6 +851,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             let singular_ext = if m == hash_move { hash_ext } else { 0 };
             let new_depth = depth - ONE_PLY + forced_ext.max(singular_ext);
             let score = if i == 0 {
+                self.expect_cut(ply + 1, !pv_node && !cut_node);
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
             } else {
                 let mut r = 0;
@@ -754,6 +866,15 @@ impl<'a, 'b> Tree<'a, 'b> {
                         params::LMR_NON_PV_EXTRA()
                     };
                     r = lmr_reduction(depth, i) + extra;
+                    if lmr_adjusting() {
+                        let q = LateQuiet {
+                            history: self.ord.history(stm, m),
+                            distant,
+                            not_improving,
+                            cut_node,
+                        };
+                        r = (r + lmr_adjustment(q)).max(0);
+                    }
                     if cuts.lmr {
                         r = (r + policy_lmr_adjust(gap)).max(0);
                     }
@@ -762,7 +883,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 } else if late {
                     r = lmr_scaled(depth, i, params::LMR_TACTICAL_SCALE());
                 }
-                self.search_late(new_depth, r, alpha, beta, ply + 1)
+                self.search_late(new_depth, r, alpha, beta, ply + 1, cut_node)
             };
             self.pos.unmake();
             if self.aborted {
@@ -850,6 +971,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         for &m in fours.iter() {
             self.make(m);
             self.q_fours += 1;
+            self.expect_cut(ply + 1, false);
             let score = -self.pvs(0, -beta, -alpha, ply + 1);
             self.q_fours -= 1;
             self.pos.unmake();
@@ -1165,6 +1287,7 @@ mod tests {
     #[cfg(feature = "tune")]
     #[test]
     fn tunable_net_margins() {
+        let _turn = crate::brain::search::tunable::test_lock();
         let (classic, net) = (params::RFP_MARGIN(), 60);
         params::set("RFP_MARGIN_NET", net as f64).unwrap();
         params::set("Q_DELTA_NET", 123.0).unwrap();
@@ -1214,6 +1337,7 @@ mod tests {
     #[cfg(feature = "tune")]
     #[test]
     fn tunable_futility_pruning() {
+        let _turn = crate::brain::search::tunable::test_lock();
         assert_eq!(params::FUTILITY_MAX_DEPTH(), 0);
         let margin = params::FUTILITY_BASE() + 3 * params::FUTILITY_MARGIN();
         let runs = || {
@@ -1231,12 +1355,151 @@ mod tests {
         assert_eq!((on[1], on[2]), (off[1], off[2]));
     }
 
+    /// The per-move adjustments of a late quiet move's reduction, off by
+    /// default: their sum (history in proportion, the three flags whole),
+    /// the distance test on the last two moves, and each live in a search.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_late_quiet_adjustments() {
+        let _turn = crate::brain::search::tunable::test_lock();
+        let knobs = [
+            "LMR_HISTORY",
+            "LMR_DISTANT",
+            "LMR_NOT_IMPROVING",
+            "LMR_CUT_NODE",
+        ];
+        let all_off = LateQuiet {
+            history: 1000,
+            distant: true,
+            not_improving: true,
+            cut_node: true,
+        };
+        assert!(!lmr_adjusting());
+        assert_eq!(lmr_adjustment(all_off), 0);
+        for (k, v) in knobs.iter().zip([10.0, 5.0, 7.0, 11.0]) {
+            params::set(k, v).unwrap();
+        }
+        let sum = |history, distant, not_improving, cut_node| {
+            lmr_adjustment(LateQuiet {
+                history,
+                distant,
+                not_improving,
+                cut_node,
+            })
+        };
+        let sums = [
+            sum(100, false, false, false),
+            sum(-100, false, false, false),
+            sum(50, false, false, false),
+            sum(0, true, false, false),
+            sum(0, false, true, false),
+            sum(0, false, false, true),
+            sum(-200, true, true, true),
+        ];
+        for k in knobs {
+            params::set(k, 0.0).unwrap();
+        }
+        assert_eq!(sums, [-10, 10, -5, 5, 7, 11, 20 + 5 + 7 + 11]);
+
+        // Distance from the last two moves (3 by default, king distance).
+        let rules = RuleSet::from(Rule::Freestyle);
+        let mut board = Board::square(15, rules).unwrap();
+        let at = |b: &Board, x, y| b.pos(x, y).unwrap();
+        let (a, b) = (at(&board, 3, 3), at(&board, 11, 11));
+        board.play(a);
+        board.play(b);
+        let tt = Tt::new(1 << 10);
+        let mut ord = Ordering::default();
+        let mut threat = ThreatSolver::new();
+        let stop = AtomicBool::new(false);
+        let near_a = at(&board, 6, 0);
+        let near_b = at(&board, 14, 8);
+        let far = at(&board, 7, 7);
+        let far_edge = at(&board, 0, 14);
+        let tree = Tree::unlimited(Position::new(&mut board), &tt, &mut ord, &mut threat, &stop);
+        let range = params::LMR_DISTANT_RANGE();
+        assert_eq!(range, 3);
+        assert!(!tree.distant(near_a) && !tree.distant(near_b));
+        assert!(tree.distant(far) && tree.distant(far_edge));
+
+        // Each flag changes the search it is on in.
+        // Each is live in a search: 16 units less reduction changes the
+        // search (not always to more nodes: the table and the cutoffs move
+        // too); with every cell's history at 400 (a cutoff's most), 8 units
+        // taken off a hundred of it search more.
+        let off = probe_played(10);
+        for k in ["LMR_DISTANT", "LMR_NOT_IMPROVING", "LMR_CUT_NODE"] {
+            params::set(k, -16.0).unwrap();
+            let on = probe_played(10);
+            params::set(k, 0.0).unwrap();
+            assert_ne!(on, off, "{k}");
+        }
+        assert_eq!(probe_played(10), off);
+        let rich = |board: &Board, ord: &mut Ordering| {
+            for p in board.empty_cells() {
+                for c in [
+                    crate::brain::types::Color::Black,
+                    crate::brain::types::Color::White,
+                ] {
+                    ord.cutoff(0, c, p, 20, &[]);
+                }
+            }
+        };
+        let rich_off = probe_played_with(10, rich);
+        params::set("LMR_HISTORY", 8.0).unwrap();
+        let rich_on = probe_played_with(10, rich);
+        params::set("LMR_HISTORY", 0.0).unwrap();
+        assert!(rich_on > rich_off, "{rich_on} against {rich_off}");
+    }
+
+    /// Nodes of null-window searches to 1, 2, ... `depth` plies, beta at 0,
+    /// of the opening `PLAYED` (its moves in order, so the board knows the
+    /// last two), the table and history kept from one to the next.
+    #[cfg(feature = "tune")]
+    fn probe_played(depth: i32) -> u64 {
+        probe_played_with(depth, |_, _| {})
+    }
+
+    /// `probe_played` with `prepare` run on the board and the move
+    /// ordering first.
+    #[cfg(feature = "tune")]
+    fn probe_played_with(depth: i32, prepare: impl FnOnce(&Board, &mut Ordering)) -> u64 {
+        const PLAYED: [(i64, i64); 9] = [
+            (7, 7),
+            (8, 6),
+            (6, 6),
+            (6, 7),
+            (8, 8),
+            (5, 8),
+            (7, 5),
+            (9, 9),
+            (6, 9),
+        ];
+        let mut board = Board::square(15, RuleSet::from(Rule::Freestyle)).unwrap();
+        for (x, y) in PLAYED {
+            let p = board.pos(x, y).unwrap();
+            board.play(p);
+        }
+        let tt = Tt::new(1 << 18);
+        let mut ord = Ordering::default();
+        prepare(&board, &mut ord);
+        let mut threat = ThreatSolver::new();
+        let stop = AtomicBool::new(false);
+        let mut tree =
+            Tree::unlimited(Position::new(&mut board), &tt, &mut ord, &mut threat, &stop);
+        for d in 1..=depth {
+            tree.pvs(d * ONE_PLY, -1, 0, 1);
+        }
+        tree.nodes
+    }
+
     /// Razoring and the static mate check, off by default, switched on in
     /// a tuning build (the name keeps it in the tuning build's test run;
     /// nothing else that run searches reads these two values).
     #[cfg(feature = "tune")]
     #[test]
     fn tunable_razoring_and_static_mate() {
+        let _turn = crate::brain::search::tunable::test_lock();
         assert_eq!((params::RAZOR_MAX_DEPTH(), params::STATIC_MATE()), (0, 0));
         let margin = params::RAZOR_MARGIN();
         // Off: the four-three is searched, the quiet node far below alpha too.

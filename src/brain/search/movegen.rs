@@ -629,6 +629,7 @@ mod tests {
     #[cfg(feature = "tune")]
     #[test]
     fn tunable_four_three_defence_is_exact() {
+        let _turn = crate::brain::search::tunable::test_lock();
         use crate::brain::game::testutil::{Area, RandomBoard};
         use crate::brain::game::zobrist::SplitMix64;
         let mut rng = SplitMix64::new(53);

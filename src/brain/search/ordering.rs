@@ -59,6 +59,12 @@ impl Ordering {
         color.index() * MAX_CELLS + p.idx()
     }
 
+    /// The history value of `p` for `color` (within ±`params::HISTORY_MAX`).
+    #[inline]
+    pub fn history(&self, color: Color, p: Pos) -> i32 {
+        self.history[Self::hist_idx(color, p)]
+    }
+
     #[inline]
     pub fn is_killer(&self, ply: usize, p: Pos) -> bool {
         self.killers[ply].contains(&p)

@@ -80,6 +80,28 @@ tunables! {
     /// no depth).
     FORCED_EXTENSION: Depth = 16;
 
+    // Per-move adjustments of a late quiet move's reduction (issue 43), in
+    // depth units, each 0 (off) by default; the sum is added to the
+    // reduction, which never goes below 0.
+
+    /// Units taken off per 100 of the move's history (added for a
+    /// negative history; a cutoff at depth d adds at most d², within
+    /// ±`HISTORY_MAX`).
+    LMR_HISTORY: Depth = 0;
+    /// Units added when the move is more than `LMR_DISTANT_RANGE` cells
+    /// (king distance) from both the move that led to the node and the side
+    /// to move's own move before it: a move that answers neither.
+    LMR_DISTANT: Depth = 0;
+    /// The range of `LMR_DISTANT`.
+    LMR_DISTANT_RANGE: i32 = 3;
+    /// Units added when the node's static score is no better than two plies
+    /// before (both nodes unforced): the side is not improving.
+    LMR_NOT_IMPROVING: Depth = 0;
+    /// Units added at an expected cut node (a null-window node whose parent
+    /// expects it to fail high: a late move's child, or the first child of
+    /// an expected all-node).
+    LMR_CUT_NODE: Depth = 0;
+
     // Late-move pruning: at most `LMP_BASE + d * d / LMP_DEPTH_DIVISOR` quiet moves.
 
     /// Quiet moves always tried at any depth.

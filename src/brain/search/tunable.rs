@@ -7,6 +7,15 @@
 //! `pbrain-sente --param NAME=V` (the SPSA tuner's way in,
 //! `scripts/SPSA.md`); the reads are relaxed atomic loads, a little slower.
 
+/// Held by every test that sets a parameter or counts the nodes of a
+/// search that reads one: a tuning build's tests share one set of values,
+/// so they take turns.
+#[cfg(test)]
+pub fn test_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A tunable parameter as `params::TUNABLES` lists it.
 #[derive(Clone, Copy, Debug)]
 pub struct Tunable {
@@ -128,6 +137,7 @@ mod tests {
     /// (and this test puts the default back). Both refuse unknown names.
     #[test]
     fn set_by_name() {
+        let _turn = crate::brain::search::tunable::test_lock();
         let e = params::set("NO_SUCH_PARAM", 1.0).unwrap_err();
         assert!(e.contains("unknown parameter"), "{e}");
         assert!(params::set("RFP_MARGIN", 0.5).is_err());
