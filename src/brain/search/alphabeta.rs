@@ -23,7 +23,10 @@
 //!   generated, and only the first 8 moves are sorted until more are needed.
 //! - **Move generation** is threat-aware: facing a four only the blocks (or
 //!   our own five) are searched, facing an open three only its defences or our
-//!   own fours. Under renju Black never considers a forbidden point.
+//!   own fours. Under renju Black never considers a forbidden point. Facing
+//!   a four-three point (off by default: `params::FOUR_THREE_DEFENCE`) the
+//!   generator keeps only its defences (1), or the search reduces every
+//!   other late move more (2).
 //! - **Late moves**: "quiet" means that neither side makes a double three or
 //!   more there. At depth d at most 2 + d²/2 quiet moves are tried (twice at PV
 //!   nodes), and the reduction of a late quiet move grows with
@@ -80,7 +83,7 @@ use crate::brain::eval::weights::Class;
 use crate::brain::game::board::Pos;
 use crate::brain::types::{mate_in, mated_in, Depth, Score, INFINITE, MATE_BOUND, ONE_PLY};
 
-use super::movegen::{generate, unforced, Gen, Position};
+use super::movegen::{four_three_defences, generate, unforced, Gen, Position};
 use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY};
 use super::params;
 use super::policy;
@@ -766,6 +769,13 @@ impl<'a, 'b> Tree<'a, 'b> {
                 return mate_in(ply + 3);
             }
         }
+        // The soft four-three defence (`params::FOUR_THREE_DEFENCE` = 2):
+        // the moves that take the opponent's four-three points away.
+        let mut defences = Vec::new();
+        if params::FOUR_THREE_DEFENCE() == 2 && !forced {
+            four_three_defences(&mut self.pos, &mut defences, &mut self.scratch);
+        }
+        let soft = params::FOUR_THREE_DEFENCE() == 2 && !defences.is_empty();
         let mut scored = std::mem::take(&mut self.score_bufs[ply]);
         self.ord
             .score_head(&self.pos, ply, hash_move, &moves, &mut scored);
@@ -816,7 +826,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             if (hash_done && m == hash_move) || m == excluded {
                 continue;
             }
-            let quiet = !forced && !is_tactical(&self.pos, m) && m != hash_move;
+            let defends = soft && defences.contains(&m);
+            let quiet = !forced && !defends && !is_tactical(&self.pos, m) && m != hash_move;
             let killer = self.ord.is_killer(ply, m);
             // How far below the node's best policy score a late quiet move is.
             let gap = if policy_on && quiet && !killer {
@@ -878,10 +889,13 @@ impl<'a, 'b> Tree<'a, 'b> {
                     if cuts.lmr {
                         r = (r + policy_lmr_adjust(gap)).max(0);
                     }
-                } else if late && forced {
+                } else if late && (forced || defends) {
                     r = lmr_scaled(depth, i, params::LMR_FORCED_SCALE());
                 } else if late {
                     r = lmr_scaled(depth, i, params::LMR_TACTICAL_SCALE());
+                }
+                if late && soft && !defends {
+                    r += params::FOUR_THREE_REDUCTION();
                 }
                 self.search_late(new_depth, r, alpha, beta, ply + 1, cut_node)
             };
@@ -1491,6 +1505,47 @@ mod tests {
             tree.pvs(d * ONE_PLY, -1, 0, 1);
         }
         tree.nodes
+    }
+
+    /// The soft four-three defence (`FOUR_THREE_DEFENCE` = 2): White to
+    /// move against Black's four-three point searches every move, the
+    /// defences found by `four_three_defences` among them (7,7, 8,7, 7,6,
+    /// 7,10), with the others reduced more: a different tree, the same kind
+    /// of first move (one that takes the point away; Black wins later
+    /// either way).
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_soft_four_three_defence() {
+        let _turn = crate::brain::search::tunable::test_lock();
+        // `FOUR_THREE` with one more black stone far away: White to move.
+        let text = FOUR_THREE.replacen(
+            ". . . . . . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        O . . . . . . . . . . . . . O",
+            ". . . . . . . . . . . . . . .\n        . . . . . . . . . . . X . . .\n        O . . . . . . . . . . . . . O",
+            1,
+        );
+        assert_ne!(text, FOUR_THREE);
+        let run = || {
+            with_tree(&text, &Tt::new(1 << 16), |tree| {
+                assert_eq!(tree.pos.stm(), crate::brain::types::Color::White);
+                let (mut defences, mut scratch) = (vec![], vec![]);
+                assert!(four_three_defences(
+                    &mut tree.pos,
+                    &mut defences,
+                    &mut scratch
+                ));
+                assert_eq!(defences.len(), 4);
+                let score = tree.pvs(5 * ONE_PLY, -INFINITE, INFINITE, 1);
+                (tree.nodes, score, defences.contains(&tree.pv[1][0]))
+            })
+        };
+        let off = run();
+        params::set("FOUR_THREE_DEFENCE", 2.0).unwrap();
+        params::set("FOUR_THREE_REDUCTION", 48.0).unwrap();
+        let soft = run();
+        params::set("FOUR_THREE_DEFENCE", 0.0).unwrap();
+        params::set("FOUR_THREE_REDUCTION", 16.0).unwrap();
+        assert!(off.2 && soft.2, "{off:?} {soft:?}");
+        assert_ne!(off.0, soft.0);
     }
 
     /// Razoring and the static mate check, off by default, switched on in

@@ -7,8 +7,9 @@
 //!   only our own fours and the moves after which the opponent has no
 //!   open-four point left (verified by playing them);
 //! - facing a four-three or double-four point of the opponent's (switched
-//!   on by `params::FOUR_THREE_DEFENCE`, off by default): the same, for
-//!   those points;
+//!   on by `params::FOUR_THREE_DEFENCE` = 1, off by default): the same, for
+//!   those points (at 2 the search reduces the other moves instead:
+//!   `four_three_defences`);
 //! - otherwise every empty cell within distance 2 of a stone.
 //!
 //! Under renju, Black's forbidden points are never generated.
@@ -234,10 +235,7 @@ pub fn generate(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) 
     if pos.ev.open_fours(opp) > 0 && defend_open_three(pos, out, scratch) {
         return Gen::Moves { forced: true };
     }
-    if params::FOUR_THREE_DEFENCE() != 0
-        && pos.ev.count(opp, Class::FourThree) + pos.ev.count(opp, Class::DoubleFour) > 0
-        && defend_four_three(pos, out, scratch)
-    {
+    if params::FOUR_THREE_DEFENCE() == 1 && four_three_defences(pos, out, scratch) {
         return Gen::Moves { forced: true };
     }
     out.clear();
@@ -355,6 +353,18 @@ fn takes_away(pos: &mut Position, p: Pos, threats: &[Pos], still: impl Fn(Class)
     });
     pos.board.unmake();
     gone
+}
+
+/// Facing a four-three or double-four point of the opponent's (and no
+/// five or open-four point: the caller has seen to those): our fours and
+/// the moves that take every such point away, into `out` (see
+/// `defend_four_three`). False, `out` empty, when the opponent has no such
+/// point or no move takes them all away.
+pub fn four_three_defences(pos: &mut Position, out: &mut Vec<Pos>, scratch: &mut Vec<Pos>) -> bool {
+    out.clear();
+    let opp = pos.stm().opposite();
+    pos.ev.count(opp, Class::FourThree) + pos.ev.count(opp, Class::DoubleFour) > 0
+        && defend_four_three(pos, out, scratch)
 }
 
 /// Facing four-three or double-four points of the opponent's (and no open

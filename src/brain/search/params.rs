@@ -174,8 +174,13 @@ tunables! {
 
     /// 1: facing a four-three or double-four point of the opponent's (and
     /// nothing stronger), only our fours and the moves that take every such
-    /// point away are searched, as facing an open three (`movegen`); 0: off.
+    /// point away are searched, as facing an open three (`movegen`); 2:
+    /// every move is searched, those defences are never pruned as quiet
+    /// moves and the other late moves are reduced `FOUR_THREE_REDUCTION`
+    /// more; 0: off.
     FOUR_THREE_DEFENCE: i32 = 0;
+    /// The extra reduction of a late move that leaves such a point (units).
+    FOUR_THREE_REDUCTION: Depth = 16;
 
     // Singular extension.
 
