@@ -1109,11 +1109,23 @@ mod tests {
     fn with_tree_on<R>(text: &str, net: bool, tt: &Tt, f: impl FnOnce(&mut Tree) -> R) -> R {
         let rules = RuleSet::from(Rule::Freestyle);
         let mut board = Board::from_ascii(text, rules).unwrap();
+        with_board_tree(&mut board, net, tt, Ordering::default(), f)
+    }
+
+    /// Run `f` on an unlimited tree over `board` (freestyle), with the
+    /// table `tt` and the move ordering `ord`, scoring with the embedded
+    /// freestyle net if `net`.
+    fn with_board_tree<R>(
+        board: &mut Board,
+        net: bool,
+        tt: &Tt,
+        mut ord: Ordering,
+        f: impl FnOnce(&mut Tree) -> R,
+    ) -> R {
         let net = net.then(|| crate::brain::eval::net::embedded_net_for(Rule::Freestyle));
-        let mut ord = Ordering::default();
         let mut threat = ThreatSolver::new();
         let stop = AtomicBool::new(false);
-        let pos = Position::with_net(&mut board, net);
+        let pos = Position::with_net(board, net);
         f(&mut Tree::unlimited(pos, tt, &mut ord, &mut threat, &stop))
     }
 
@@ -1422,21 +1434,17 @@ mod tests {
         let (a, b) = (at(&board, 3, 3), at(&board, 11, 11));
         board.play(a);
         board.play(b);
-        let tt = Tt::new(1 << 10);
-        let mut ord = Ordering::default();
-        let mut threat = ThreatSolver::new();
-        let stop = AtomicBool::new(false);
         let near_a = at(&board, 6, 0);
         let near_b = at(&board, 14, 8);
         let far = at(&board, 7, 7);
         let far_edge = at(&board, 0, 14);
-        let tree = Tree::unlimited(Position::new(&mut board), &tt, &mut ord, &mut threat, &stop);
-        let range = params::LMR_DISTANT_RANGE();
-        assert_eq!(range, 3);
-        assert!(!tree.distant(near_a) && !tree.distant(near_b));
-        assert!(tree.distant(far) && tree.distant(far_edge));
+        assert_eq!(params::LMR_DISTANT_RANGE(), 3);
+        let tt = Tt::new(1 << 10);
+        with_board_tree(&mut board, false, &tt, Ordering::default(), |tree| {
+            assert!(!tree.distant(near_a) && !tree.distant(near_b));
+            assert!(tree.distant(far) && tree.distant(far_edge));
+        });
 
-        // Each flag changes the search it is on in.
         // Each is live in a search: 16 units less reduction changes the
         // search (not always to more nodes: the table and the cutoffs move
         // too); with every cell's history at 400 (a cutoff's most), 8 units
@@ -1494,17 +1502,14 @@ mod tests {
             let p = board.pos(x, y).unwrap();
             board.play(p);
         }
-        let tt = Tt::new(1 << 18);
         let mut ord = Ordering::default();
         prepare(&board, &mut ord);
-        let mut threat = ThreatSolver::new();
-        let stop = AtomicBool::new(false);
-        let mut tree =
-            Tree::unlimited(Position::new(&mut board), &tt, &mut ord, &mut threat, &stop);
-        for d in 1..=depth {
-            tree.pvs(d * ONE_PLY, -1, 0, 1);
-        }
-        tree.nodes
+        with_board_tree(&mut board, false, &Tt::new(1 << 18), ord, |tree| {
+            for d in 1..=depth {
+                tree.pvs(d * ONE_PLY, -1, 0, 1);
+            }
+            tree.nodes
+        })
     }
 
     /// The soft four-three defence (`FOUR_THREE_DEFENCE` = 2): White to
