@@ -1,12 +1,13 @@
 //! Training positions for the evaluation network: datagen records replayed
 //! into compressed positions (per side, the distinct 6-key tuples of the
-//! empty cells with their counts), the game-level held-out split, the
-//! classical score's scale `K` and the targets.
+//! empty cells with their counts), the experimental line-window keys
+//! (`--window R`, trainer only: `window_key`), the game-level held-out
+//! split, the classical score's scale `K` and the targets.
 
 use crate::brain::eval::net::cell_keys;
 pub use crate::brain::eval::net::fnv1a;
 use crate::brain::eval::Evaluator;
-use crate::brain::game::board::Board;
+use crate::brain::game::board::{Board, Pos};
 use crate::brain::types::{Color, RuleSet, MATE_BOUND};
 use crate::lab::datagen::record::{read_file, GameRecord};
 
@@ -21,6 +22,53 @@ pub struct Cell {
 
 // Every embedding row must fit a cell's byte.
 const _: () = assert!(crate::brain::eval::net::ROWS <= 256);
+
+/// A cell's four line-window keys (`window_key`, one per direction), kept
+/// beside its `Cell` when the window is on.
+pub type Window = [u16; 4];
+
+/// Largest window radius: `4R` bits must fit a `u16`, and the board's line
+/// keys reach five cells each way.
+pub const MAX_WINDOW: usize = 4;
+
+/// Rows of the window keys of radius `r`: `4^(2r)` (none for 0).
+pub const fn window_rows(r: usize) -> usize {
+    if r == 0 {
+        0
+    } else {
+        1 << (4 * r)
+    }
+}
+
+/// The line-window key of the empty cell `p` for `own` in direction `d`
+/// (`Board::dirs` order), radius `r` (1..=`MAX_WINDOW`): the `2r` cells at
+/// offsets `-r..-1` then `+1..+r` along `d`, two bits each from the lowest
+/// (0 empty, 1 `own`'s stone, 2 the other's, 3 off the board or a neutral
+/// stone), as read from the board's line key (`Board::line_key`: the same
+/// codes, Black 1 and White 2, distances -5..-1 and 1..5); then the lesser
+/// of that number and the one of the window read the other way, so a line
+/// and its reversal share a key.
+#[inline]
+pub fn window_key(board: &Board, p: Pos, own: Color, d: usize, r: usize) -> u16 {
+    debug_assert!((1..=MAX_WINDOW).contains(&r));
+    let bits = 4 * r as u32;
+    let mut fwd = (board.line_key(p, d) >> (2 * (5 - r as u32))) & ((1 << bits) - 1);
+    if own == Color::White {
+        // Black 1 and White 2 trade places; empty 0 and off the board 3 stay.
+        fwd = ((fwd & 0x5555_5555) << 1) | ((fwd >> 1) & 0x5555_5555);
+    }
+    let mut rev = 0;
+    for slot in 0..2 * r as u32 {
+        rev |= ((fwd >> (2 * slot)) & 3) << (bits - 2 - 2 * slot);
+    }
+    fwd.min(rev) as u16
+}
+
+/// The four window keys (`window_key`) of `p` for `own`.
+#[inline]
+pub fn window_keys(board: &Board, p: Pos, own: Color, r: usize) -> Window {
+    std::array::from_fn(|d| window_key(board, p, own, d, r))
+}
 
 /// A position: its cells in `Dataset::cells` from `start`, `own` of them
 /// for the side to move then `opp` for the other side; the target `y`
@@ -50,14 +98,48 @@ impl Position {
     }
 }
 
-/// Positions and the arena their cells live in.
+/// Positions and the arena their cells live in; with a window radius
+/// `window` > 0, `win` holds each cell's window keys (`win[i]` those of
+/// `cells[i]`), else it stays empty (so a cell costs 8 bytes without the
+/// window, 16 with it).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dataset {
     pub cells: Vec<Cell>,
+    pub win: Vec<Window>,
     pub pos: Vec<Position>,
+    /// The line-window radius (0: none).
+    pub window: usize,
+}
+
+/// One position's inputs as `model::forward` takes them: the side to
+/// move's and the opponent's cells and, with the window on, the window
+/// keys of both sides' cells in the same order (else empty). A pair of
+/// cell slices converts to one without window keys.
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a> {
+    pub sides: (&'a [Cell], &'a [Cell]),
+    pub win: &'a [Window],
+}
+
+impl<'a> From<(&'a [Cell], &'a [Cell])> for Input<'a> {
+    fn from(sides: (&'a [Cell], &'a [Cell])) -> Input<'a> {
+        Input { sides, win: &[] }
+    }
 }
 
 impl Dataset {
+    /// An empty set whose positions get window keys of radius `window`.
+    pub fn with_window(window: usize) -> Dataset {
+        assert!(
+            window <= MAX_WINDOW,
+            "window radius {window} > {MAX_WINDOW}"
+        );
+        Dataset {
+            window,
+            ..Dataset::default()
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.pos.len()
     }
@@ -77,13 +159,39 @@ impl Dataset {
         )
     }
 
+    /// Position `i`'s inputs: its cells and, with the window on, their
+    /// window keys.
+    #[inline]
+    pub fn input(&self, i: usize) -> Input<'_> {
+        let p = &self.pos[i];
+        let win = if self.window > 0 {
+            &self.win[p.start..p.start + (p.own + p.opp) as usize]
+        } else {
+            &[]
+        };
+        Input {
+            sides: self.sides(i),
+            win,
+        }
+    }
+
     /// Add the position on `board` for the side to move.
     pub fn push(&mut self, board: &Board, result_stm: f32, score: i32) {
         let ev = Evaluator::new(board);
         let stm = board.to_move();
         let start = self.cells.len();
-        let own = compress(&ev, board, stm, &mut self.cells);
-        let opp = compress(&ev, board, stm.opposite(), &mut self.cells);
+        let (own, opp) = if self.window == 0 {
+            (
+                compress(&ev, board, stm, &mut self.cells),
+                compress(&ev, board, stm.opposite(), &mut self.cells),
+            )
+        } else {
+            let (r, cells, win) = (self.window, &mut self.cells, &mut self.win);
+            (
+                compress_window(&ev, board, stm, r, cells, win),
+                compress_window(&ev, board, stm.opposite(), r, cells, win),
+            )
+        };
         self.pos.push(Position {
             start,
             own,
@@ -97,8 +205,10 @@ impl Dataset {
     }
 
     fn append(&mut self, other: Dataset) {
+        assert_eq!(self.window, other.window);
         let base = self.cells.len();
         self.cells.extend(other.cells);
+        self.win.extend(other.win);
         self.pos.extend(other.pos.into_iter().map(|mut p| {
             p.start += base;
             p
@@ -138,6 +248,38 @@ fn compress(ev: &Evaluator, board: &Board, color: Color, out: &mut Vec<Cell>) ->
     (out.len() - before) as u32
 }
 
+/// `compress` with the window of radius `r`: the distinct (keys, window
+/// keys) tuples, the cells appended to `out` and their window keys to
+/// `win`, in sorted order; returns how many.
+fn compress_window(
+    ev: &Evaluator,
+    board: &Board,
+    color: Color,
+    r: usize,
+    out: &mut Vec<Cell>,
+    win: &mut Vec<Window>,
+) -> u32 {
+    let mut keys: Vec<([u8; 6], Window)> = board
+        .empty_cells()
+        .map(|p| {
+            let k = cell_keys(ev, p, color).map(|k| k as u8);
+            (k, window_keys(board, p, color, r))
+        })
+        .collect();
+    keys.sort_unstable();
+    let before = out.len();
+    for (k, w) in keys {
+        let last = out.len().wrapping_sub(1);
+        if out.len() > before && out[last].keys == k && win[last] == w {
+            out[last].n += 1;
+        } else {
+            out.push(Cell { keys: k, n: 1 });
+            win.push(w);
+        }
+    }
+    (out.len() - before) as u32
+}
+
 #[inline]
 pub fn sigmoid(v: f64) -> f64 {
     1.0 / (1.0 + (-v).exp())
@@ -166,6 +308,8 @@ pub struct DataOptions {
     /// or 0); otherwise they are skipped.
     pub mates: bool,
     pub threads: usize,
+    /// Line-window radius of the cells' window keys (0: none).
+    pub window: usize,
 }
 
 /// What loading found.
@@ -198,11 +342,14 @@ pub fn positions(games: &[GameRecord], o: &DataOptions) -> (Dataset, Dataset, Lo
     let parts: Vec<(Dataset, Dataset, usize)> = std::thread::scope(|s| {
         let hs: Vec<_> = mine
             .chunks(per)
-            .map(|run| s.spawn(move || extract(run, o.mates)))
+            .map(|run| s.spawn(move || extract(run, o.mates, o.window)))
             .collect();
         hs.into_iter().map(|h| h.join().expect("extract")).collect()
     });
-    let (mut train, mut held) = (Dataset::default(), Dataset::default());
+    let (mut train, mut held) = (
+        Dataset::with_window(o.window),
+        Dataset::with_window(o.window),
+    );
     for (t, h, skipped) in parts {
         train.append(t);
         held.append(h);
@@ -211,8 +358,9 @@ pub fn positions(games: &[GameRecord], o: &DataOptions) -> (Dataset, Dataset, Lo
     (train, held, stats)
 }
 
-fn extract(run: &[(&GameRecord, bool)], mates: bool) -> (Dataset, Dataset, usize) {
-    let (mut train, mut held, mut skipped) = (Dataset::default(), Dataset::default(), 0);
+fn extract(run: &[(&GameRecord, bool)], mates: bool, window: usize) -> (Dataset, Dataset, usize) {
+    let (mut train, mut held) = (Dataset::with_window(window), Dataset::with_window(window));
+    let mut skipped = 0;
     for &(g, is_held) in run {
         let d = if is_held { &mut held } else { &mut train };
         g.replay(|board, _, m| {

@@ -17,6 +17,13 @@
 //! `classic / K`), cross-entropy and squared error both, over all held-out
 //! positions and over the quiet ones (where the search evaluates
 //! statically); `--quiet-only` trains on quiet positions alone.
+//!
+//! `--window R` (1..=4; 0, the default, is off) is an experiment of the
+//! trainer alone: each cell also gets four line-window keys (per
+//! direction, the `2R` cells around it, canonical under reversal:
+//! `data::window_key`) into `4^(2R)` more embedding rows. The engine has
+//! no such keys, so such a net is not written (`--out` is skipped) and
+//! `--init` is refused.
 
 mod data;
 mod model;
@@ -29,7 +36,7 @@ pub use train::*;
 use crate::brain::types::RuleSet;
 use crate::cli::{num, parse_rule, value};
 
-const USAGE: &str = "usage: pbrain-sente tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] RECORDS...";
+const USAGE: &str = "usage: pbrain-sente tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] [--window R] RECORDS...";
 
 /// The command line's settings.
 #[derive(Clone, Debug)]
@@ -45,6 +52,8 @@ struct Args {
     k: Option<f64>,
     init: Option<String>,
     out: String,
+    /// Line-window radius (0: off).
+    window: usize,
     train: TrainOptions,
     files: Vec<String>,
 }
@@ -63,6 +72,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         k: None,
         init: None,
         out: "sente-net.bin".into(),
+        window: 0,
         train: TrainOptions {
             epochs: 20,
             batch: 256,
@@ -97,6 +107,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--k" => a.k = Some(num(o, &val()?)?),
             "--init" => a.init = Some(val()?),
             "--out" => a.out = val()?,
+            "--window" => a.window = num(o, &val()?)?,
             "--mates" => a.mates = true,
             "--loss" => {
                 t.loss = match val()?.as_str() {
@@ -117,6 +128,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
     }
     if a.f == 0 || a.h == 0 || a.train.batch == 0 || !(0.0..=1.0).contains(&a.lambda) {
         return Err("--f, --h and --batch must be positive, --lambda in 0..1".into());
+    }
+    if a.window > MAX_WINDOW {
+        return Err(format!("--window: 0..={MAX_WINDOW}, not {}", a.window));
     }
     Ok(a)
 }
@@ -149,6 +163,7 @@ fn run(a: &Args) -> anyhow::Result<()> {
         seed: a.split_seed,
         mates: a.mates,
         threads: o.threads,
+        window: a.window,
     };
     let (mut train_set, mut held, st) = load(&a.files, &d)?;
     let cells = |d: &Dataset| d.cells.len() as f64 / d.len().max(1) as f64;
@@ -165,6 +180,28 @@ fn run(a: &Args) -> anyhow::Result<()> {
         cells(&train_set),
         t0.elapsed().as_secs_f64()
     );
+    let stored = |d: &Dataset| d.cells.len();
+    let mem = |d: &Dataset| {
+        d.cells.len() * std::mem::size_of::<Cell>()
+            + d.win.len() * std::mem::size_of::<Window>()
+            + d.len() * std::mem::size_of::<Position>()
+    };
+    log::info!(
+        "cells stored: {} train, {} held out; {:.1} MB of positions and cells",
+        stored(&train_set),
+        stored(&held),
+        (mem(&train_set) + mem(&held)) as f64 / 1e6
+    );
+    if a.window > 0 {
+        println!(
+            "line window radius {}: {} window rows; cells stored {} train / {} held out, {:.1} MB of positions and cells",
+            a.window,
+            window_rows(a.window),
+            stored(&train_set),
+            stored(&held),
+            (mem(&train_set) + mem(&held)) as f64 / 1e6
+        );
+    }
     if a.quiet_only {
         train_set.pos.retain(|p| p.quiet);
         println!("training on the {} quiet positions only", train_set.len());
@@ -172,12 +209,17 @@ fn run(a: &Args) -> anyhow::Result<()> {
     anyhow::ensure!(!train_set.is_empty(), "no training positions");
     let (sh, mut w, k) = match &a.init {
         Some(f) => {
+            anyhow::ensure!(
+                a.window == 0,
+                "--init with --window {}: a weights file has no window rows",
+                a.window
+            );
             let n = crate::brain::eval::net::NetWeights::from_bytes(&std::fs::read(f)?)?;
             let (sh, w) = Shape::of_weights(&n);
             (sh, w, a.k.unwrap_or(n.k as f64))
         }
         None => {
-            let sh = Shape::new(a.f, a.h);
+            let sh = Shape::with_window(a.f, a.h, a.window);
             (
                 sh,
                 sh.init(o.seed),
@@ -226,6 +268,13 @@ fn run(a: &Args) -> anyhow::Result<()> {
         );
     });
     println!("classical                   {}", row(&classic));
+    if a.window > 0 {
+        println!(
+            "weights not written: the engine's weights file has no window rows (--window {}); {} skipped",
+            a.window, a.out
+        );
+        return Ok(());
+    }
     let bytes = sh.to_weights(&w, k as f32).to_bytes();
     std::fs::write(&a.out, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", a.out))?;
     println!(

@@ -4,30 +4,44 @@
 //! backward pass of one compressed position, written out by hand.
 //!
 //! Forward, per side s (side to move, then the opponent) and distinct
-//! cell c with count n: `acc = bias + Σ embed[key]` over its six keys,
+//! cell c with count n: `acc = bias + Σ embed[key]` over its six keys
+//! (and, with the experimental line window, `+ Σ embed[rows + wkey]` over
+//! its four window keys: `data::window_key`),
 //! `pool_s = Σ n · clamp(acc, 0, 1) / POOL_DIV`; then
 //! `a = W1 [pool_stm, pool_opp] + b1`, `z = clamp(a, 0, 1)`,
 //! `out = w2 · z + b2`, the logit of the side to move's expected result.
 //! The clamps pass gradient only strictly inside (0, 1).
 
-use super::data::Cell;
+use super::data::{window_rows, Input};
 use crate::brain::eval::net::{rows, NetWeights, POOL_DIV};
 use crate::brain::game::zobrist::SplitMix64;
 
-/// Sizes of the net: embedding rows, features per row `f`, hidden `h`.
+/// Sizes of the net: embedding rows (the six keys' `rows`, then the
+/// window keys' `win`, none without the window), features per row `f`,
+/// hidden `h`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub rows: usize,
+    pub win: usize,
     pub f: usize,
     pub h: usize,
 }
 
 impl Shape {
     pub fn new(f: usize, h: usize) -> Shape {
-        Shape { rows: rows(), f, h }
+        Shape::with_window(f, h, 0)
+    }
+    /// With the window keys of radius `r` (`window_rows(r)` more rows).
+    pub fn with_window(f: usize, h: usize, r: usize) -> Shape {
+        Shape {
+            rows: rows(),
+            win: window_rows(r),
+            f,
+            h,
+        }
     }
     pub fn bias(&self) -> usize {
-        self.rows * self.f
+        (self.rows + self.win) * self.f
     }
     pub fn w1(&self) -> usize {
         self.bias() + self.f
@@ -50,8 +64,10 @@ impl Shape {
         false
     }
 
-    /// The flat weights as the engine's weights, with scale `k`.
+    /// The flat weights as the engine's weights, with scale `k`. Not with
+    /// the window (the engine has no window keys).
     pub fn to_weights(&self, w: &[f32], k: f32) -> NetWeights {
+        assert_eq!(self.win, 0, "the engine's weights have no window rows");
         NetWeights {
             f: self.f,
             h: self.h,
@@ -79,12 +95,15 @@ impl Shape {
     /// Seeded initial weights: embedding rows uniform in ±0.1 around a
     /// bias of 0.25 (cells start inside the clamp), the first layer
     /// uniform in ±0.5/√(2f) with bias 0.5 (hidden units start inside
-    /// theirs), the output layer uniform in ±1/√h, output bias 0.
+    /// theirs), the output layer uniform in ±1/√h, output bias 0. Window
+    /// rows start at zero and draw nothing: a net with the window starts
+    /// as the same seed's net without it (random rows for four more keys
+    /// widen the cells' spread, and runs died in the clamps).
     pub fn init(&self, seed: u64) -> Vec<f32> {
         let mut rng = SplitMix64::new(seed ^ 0x6e65_745f_696e_6974);
         let mut u = |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
         let mut w = vec![0f32; self.len()];
-        for v in &mut w[..self.bias()] {
+        for v in &mut w[..self.rows * self.f] {
             *v = u(0.1);
         }
         w[self.bias()..self.w1()].fill(0.25);
@@ -116,11 +135,27 @@ pub struct Scratch {
     dacc: Vec<f32>,
 }
 
-/// Forward pass of one position (its two sides' cells): the logit. Keeps
-/// what `backward` needs in `s`.
-pub fn forward(sh: &Shape, w: &[f32], sides: (&[Cell], &[Cell]), s: &mut Scratch) -> f32 {
+/// Forward pass of one position (its two sides' cells and, if `sh` has
+/// window rows, their window keys): the logit. Keeps what `backward` needs
+/// in `s`.
+pub fn forward<'a>(sh: &Shape, w: &[f32], input: impl Into<Input<'a>>, s: &mut Scratch) -> f32 {
+    let input = input.into();
+    if sh.win > 0 {
+        forward_with::<true>(sh, w, input, s)
+    } else {
+        forward_with::<false>(sh, w, input, s)
+    }
+}
+
+/// `forward`, with (`WIN`) or without the window keys.
+#[inline(always)]
+fn forward_with<const WIN: bool>(sh: &Shape, w: &[f32], input: Input, s: &mut Scratch) -> f32 {
     let f = sh.f;
+    let sides = input.sides;
     let n = sides.0.len() + sides.1.len();
+    if WIN {
+        assert_eq!(input.win.len(), n, "window keys missing");
+    }
     s.acc.resize(n * f, 0.0);
     s.x.clear();
     s.x.resize(2 * f, 0.0);
@@ -134,6 +169,15 @@ pub fn forward(sh: &Shape, w: &[f32], sides: (&[Cell], &[Cell]), s: &mut Scratch
             let row = &embed[k as usize * f..(k as usize + 1) * f];
             for (a, r) in acc.iter_mut().zip(row) {
                 *a += r;
+            }
+        }
+        if WIN {
+            for &k in &input.win[i] {
+                let k = sh.rows + k as usize;
+                let row = &embed[k * f..(k + 1) * f];
+                for (a, r) in acc.iter_mut().zip(row) {
+                    *a += r;
+                }
             }
         }
         let cnt = cell.n as f32;
@@ -157,15 +201,37 @@ pub fn forward(sh: &Shape, w: &[f32], sides: (&[Cell], &[Cell]), s: &mut Scratch
 
 /// Add to `g` the gradient of a loss whose derivative with respect to the
 /// logit is `dout`, for the position `forward` last saw with `s`.
-pub fn backward(
+pub fn backward<'a>(
     sh: &Shape,
     w: &[f32],
-    sides: (&[Cell], &[Cell]),
+    input: impl Into<Input<'a>>,
+    dout: f32,
+    s: &mut Scratch,
+    g: &mut [f32],
+) {
+    let input = input.into();
+    if sh.win > 0 {
+        backward_with::<true>(sh, w, input, dout, s, g)
+    } else {
+        backward_with::<false>(sh, w, input, dout, s, g)
+    }
+}
+
+/// `backward`, with (`WIN`) or without the window keys.
+#[inline(always)]
+fn backward_with<const WIN: bool>(
+    sh: &Shape,
+    w: &[f32],
+    input: Input,
     dout: f32,
     s: &mut Scratch,
     g: &mut [f32],
 ) {
     let f = sh.f;
+    let sides = input.sides;
+    if WIN {
+        assert_eq!(input.win.len(), sides.0.len() + sides.1.len());
+    }
     g[sh.b2()] += dout;
     s.dx.clear();
     s.dx.resize(2 * f, 0.0);
@@ -205,6 +271,15 @@ pub fn backward(
             let row = &mut embed_g[k as usize * f..(k as usize + 1) * f];
             for (r, d) in row.iter_mut().zip(dacc.iter()) {
                 *r += d;
+            }
+        }
+        if WIN {
+            for &k in &input.win[i] {
+                let k = sh.rows + k as usize;
+                let row = &mut embed_g[k * f..(k + 1) * f];
+                for (r, d) in row.iter_mut().zip(dacc.iter()) {
+                    *r += d;
+                }
             }
         }
     }

@@ -1,14 +1,14 @@
 //! Tests of the network trainer: the hand-written gradient against finite
 //! differences, learning, reproducibility, agreement with the engine's
-//! forward pass, and the data pipeline.
+//! forward pass, the data pipeline, and the line-window keys.
 
 use super::*;
 use crate::brain::eval::net::{forward_f32, NetWeights};
 use crate::brain::eval::Evaluator;
-use crate::brain::game::board::Board;
+use crate::brain::game::board::{Board, Pos, WALL};
 use crate::brain::game::testutil::random_empty;
 use crate::brain::game::zobrist::SplitMix64;
-use crate::brain::types::{Rule, RuleSet, MATE};
+use crate::brain::types::{Color, Rule, RuleSet, MATE};
 use crate::lab::datagen::record::{parse_line, GameRecord};
 
 /// A random game as a record line: `stones` moves from the centre area,
@@ -41,6 +41,7 @@ fn opts(rule: Rule, threads: usize) -> DataOptions {
         seed: 1,
         mates: false,
         threads,
+        window: 0,
     }
 }
 
@@ -61,7 +62,7 @@ fn regions(sh: &Shape, w: &[f32], d: &Dataset) -> Vec<u8> {
     let mut s = Scratch::default();
     let mut r = Vec::new();
     for i in 0..d.len() {
-        forward(sh, w, d.sides(i), &mut s);
+        forward(sh, w, d.input(i), &mut s);
         let side = |v: &f32| (*v > 0.0) as u8 + (*v >= 1.0) as u8;
         r.extend(s.acc.iter().map(side));
         r.extend(s.a.iter().map(side));
@@ -72,15 +73,19 @@ fn regions(sh: &Shape, w: &[f32], d: &Dataset) -> Vec<u8> {
 /// The backward pass's gradient of the logit equals central finite
 /// differences for every weight whose perturbation stays on the same side
 /// of every clamp, and every group of weights has gradients large enough
-/// that dropping its term fails the check.
-#[test]
-fn backward_matches_finite_differences() {
+/// that dropping its term fails the check; cells with the window keys of
+/// radius `window` (0: none).
+fn check_gradient(window: usize) {
     let mut rng = SplitMix64::new(5);
     let line = game_line(&mut rng, Rule::Freestyle, 9, 14, "1");
     let g = records(&[line]);
-    let (d, _, _) = positions(&g, &opts(Rule::Freestyle, 1));
+    let o = DataOptions {
+        window,
+        ..opts(Rule::Freestyle, 1)
+    };
+    let (d, _, _) = positions(&g, &o);
     // One position with several stones, its cells repeated (counts > 1).
-    let mut one = Dataset::default();
+    let mut one = Dataset::with_window(window);
     let b = {
         let mut b = Board::square(9, RuleSet::FREESTYLE).unwrap();
         g[0].replay(|board, i, _| {
@@ -92,27 +97,28 @@ fn backward_matches_finite_differences() {
     };
     one.push(&b, 1.0, 0);
     assert!(d.len() == 14 && one.cells.iter().any(|c| c.n > 1));
-    let sh = Shape {
-        rows: crate::brain::eval::net::rows(),
-        f: 3,
-        h: 4,
-    };
+    let sh = Shape::with_window(3, 4, window);
+    assert_eq!(sh.rows, crate::brain::eval::net::rows());
     let w = random_weights(&sh, 11);
     let base = regions(&sh, &w, &one);
     assert!(base.contains(&0) && base.contains(&1) && base.contains(&2));
     let mut s = Scratch::default();
     let mut g = vec![0f32; sh.len()];
-    forward(&sh, &w, one.sides(0), &mut s);
-    backward(&sh, &w, one.sides(0), 1.0, &mut s, &mut g);
+    forward(&sh, &w, one.input(0), &mut s);
+    backward(&sh, &w, one.input(0), 1.0, &mut s, &mut g);
     let eps = 1e-3f32;
-    let groups = [
-        ("embed", 0, sh.bias()),
+    let rows = sh.rows * sh.f;
+    let mut groups = vec![
+        ("embed", 0, rows),
         ("bias", sh.bias(), sh.w1()),
         ("w1", sh.w1(), sh.b1()),
         ("b1", sh.b1(), sh.w2()),
         ("w2", sh.w2(), sh.b2()),
         ("b2", sh.b2(), sh.len()),
     ];
+    if window > 0 {
+        groups.push(("window", rows, sh.bias()));
+    }
     let mut checked = 0;
     for (name, lo, hi) in groups {
         let mut largest = 0f32;
@@ -123,8 +129,8 @@ fn backward_matches_finite_differences() {
             if regions(&sh, &wp, &one) != base || regions(&sh, &wm, &one) != base {
                 continue; // across a kink: no derivative to compare
             }
-            let num = (forward(&sh, &wp, one.sides(0), &mut s)
-                - forward(&sh, &wm, one.sides(0), &mut s))
+            let num = (forward(&sh, &wp, one.input(0), &mut s)
+                - forward(&sh, &wm, one.input(0), &mut s))
                 / (2.0 * eps);
             assert!(
                 (num - g[j]).abs() <= 2e-3 + 1e-2 * g[j].abs(),
@@ -141,6 +147,11 @@ fn backward_matches_finite_differences() {
         );
     }
     assert!(checked > sh.len() / 10, "{checked}");
+}
+
+#[test]
+fn backward_matches_finite_differences() {
+    check_gradient(0);
     // The losses' derivatives with respect to the logit.
     for (z, y) in [(0.3f32, 0.8f32), (-1.5, 0.0), (2.0, 1.0)] {
         let h = 1e-3f64;
@@ -149,6 +160,12 @@ fn backward_matches_finite_differences() {
         assert!((Loss::Bce.dz(z, y) as f64 - num_b).abs() < 1e-4);
         assert!((Loss::Mse.dz(z, y) as f64 - num_m).abs() < 1e-4);
     }
+}
+
+/// The gradient check with the window keys of radius 2.
+#[test]
+fn backward_matches_finite_differences_with_window() {
+    check_gradient(2);
 }
 
 /// Synthetic positions whose targets a random "teacher" net gives: the
@@ -330,4 +347,209 @@ fn fit_k_recovers_a_planted_scale() {
     }
     let k = fit_k(&d);
     assert!((k - 250.0).abs() < 25.0, "{k}");
+}
+
+/// The window code of `p` for `own`, direction `d`, radius `r`, read cell
+/// by cell (offsets `-r..-1`, `+1..+r`, two bits each from the lowest),
+/// forward and reversed.
+fn window_by_hand(b: &Board, p: Pos, own: Color, d: usize, r: usize) -> (u32, u32) {
+    let step = b.dirs()[d];
+    let codes: Vec<u32> = (-(r as isize)..=r as isize)
+        .filter(|&k| k != 0)
+        .map(|k| {
+            let q = p.offset(k * step);
+            let c = b.cell(q);
+            if !b.in_board(q) || c == WALL {
+                3
+            } else if c == 0 {
+                0
+            } else if c == own.cell() {
+                1
+            } else {
+                2
+            }
+        })
+        .collect();
+    let number = |it: &mut dyn Iterator<Item = &u32>| {
+        it.enumerate()
+            .fold(0u32, |n, (slot, &c)| n | c << (2 * slot))
+    };
+    (number(&mut codes.iter()), number(&mut codes.iter().rev()))
+}
+
+/// Hand-computed window keys of a drawn position (an off-board cell, both
+/// colours, the reversal taken where it is smaller), and `window_key`
+/// against a cell-by-cell reading on every empty cell, direction, colour
+/// and radius of random positions, small boards included.
+#[test]
+fn window_keys_are_the_cells_around() {
+    let b = Board::from_ascii(
+        "
+        X O . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . O
+        . . . . X . .",
+        RuleSet::FREESTYLE,
+    )
+    .unwrap();
+    let at = |x, y| b.pos(x, y).unwrap();
+    // (2,0) across, radius 3: offsets -3..-1 are off, X, O; then three
+    // empties. Black: 3 + 1·4 + 2·16 = 39 (reversed 3456); White: 3 +
+    // 2·4 + 1·16 = 27.
+    assert_eq!(window_key(&b, at(2, 0), Color::Black, 0, 3), 39);
+    assert_eq!(window_key(&b, at(2, 0), Color::White, 0, 3), 27);
+    // (5,6) across, radius 2: empty, X, then empty, off. Forward for
+    // Black 1·4 + 3·64 = 196, reversed (off, empty, X, empty) 3 + 1·16 =
+    // 19: the key is the reversed reading; White's 3 + 2·16 = 35.
+    assert_eq!(window_key(&b, at(5, 6), Color::Black, 0, 2), 19);
+    assert_eq!(window_key(&b, at(5, 6), Color::White, 0, 2), 35);
+    // (5,6) down, radius 1: empty above, off below: min(3·4, 3) = 3.
+    assert_eq!(window_key(&b, at(5, 6), Color::Black, 1, 1), 3);
+    // (6,6), the corner, along the anti-diagonal (offset +1 is (5,7)),
+    // radius 1: (7,5) and (5,7) are both off the board: 3 + 3·4 = 15.
+    assert_eq!(window_key(&b, at(6, 6), Color::White, 3, 1), 15);
+    assert_eq!(window_rows(4), 65536);
+    assert_eq!(window_rows(0), 0);
+
+    let mut rng = SplitMix64::new(31);
+    for (size, stones) in [(5, 9), (9, 30), (15, 60), (32, 90)] {
+        let mut b = Board::square(size, RuleSet::FREESTYLE).unwrap();
+        for i in 0..stones {
+            let p = random_empty(&mut rng, &b).unwrap();
+            if i % 23 == 7 {
+                b.make_neutral(p);
+            } else {
+                b.play(p);
+            }
+        }
+        for p in b.empty_cells() {
+            for own in [Color::Black, Color::White] {
+                for r in 1..=MAX_WINDOW {
+                    let keys = window_keys(&b, p, own, r);
+                    for (d, &k) in keys.iter().enumerate() {
+                        let (f, back) = window_by_hand(&b, p, own, d, r);
+                        assert_eq!(k as u32, f.min(back), "{p:?} {own:?} {d} {r}");
+                        assert!((k as usize) < window_rows(r));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A position and its mirror image (left to right) give the same
+/// multiset of window keys, each colour and radius; read forward only,
+/// they do not.
+#[test]
+fn window_keys_are_the_same_in_a_mirror() {
+    let mut rng = SplitMix64::new(17);
+    let mut b = Board::square(11, RuleSet::FREESTYLE).unwrap();
+    for _ in 0..24 {
+        b.play(random_empty(&mut rng, &b).unwrap());
+    }
+    let text = b.to_string();
+    let mirrored: String = text
+        .lines()
+        .map(|l| l.split(' ').rev().collect::<Vec<_>>().join(" ") + "\n")
+        .collect();
+    let m = Board::from_ascii(&mirrored, RuleSet::FREESTYLE).unwrap();
+    assert_ne!(b.to_string(), m.to_string());
+    let multiset = |b: &Board, own: Color, r: usize, canonical: bool| {
+        let mut v: Vec<u32> = b
+            .empty_cells()
+            .flat_map(|p| {
+                (0..4).map(move |d| match canonical {
+                    true => window_key(b, p, own, d, r) as u32,
+                    false => window_by_hand(b, p, own, d, r).0,
+                })
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    for own in [Color::Black, Color::White] {
+        for r in 1..=MAX_WINDOW {
+            assert_eq!(multiset(&b, own, r, true), multiset(&m, own, r, true));
+            assert_ne!(multiset(&b, own, r, false), multiset(&m, own, r, false));
+        }
+    }
+}
+
+/// With the window on and its rows all zero, the net computes what it
+/// computes without the window: the compressed window cells only split
+/// the plain ones.
+#[test]
+fn zero_window_rows_change_nothing() {
+    let mut rng = SplitMix64::new(41);
+    let lines: Vec<String> = (0..4)
+        .map(|_| game_line(&mut rng, Rule::Freestyle, 15, 20, "1"))
+        .collect();
+    let g = records(&lines);
+    let plain = positions(&g, &opts(Rule::Freestyle, 1)).0;
+    let o = DataOptions {
+        window: 3,
+        ..opts(Rule::Freestyle, 2)
+    };
+    let win = positions(&g, &o).0;
+    assert_eq!(win.win.len(), win.cells.len());
+    assert!(win.cells.len() > plain.cells.len());
+    let (sh, sw) = (Shape::new(6, 5), Shape::with_window(6, 5, 3));
+    let w = random_weights(&sh, 3);
+    let mut ww = w[..sh.bias()].to_vec();
+    ww.resize(sw.bias(), 0.0);
+    ww.extend_from_slice(&w[sh.bias()..]);
+    assert_eq!(ww.len(), sw.len());
+    let mut s = Scratch::default();
+    for i in 0..plain.len() {
+        let (own, opp) = win.sides(i);
+        let n = |c: &[Cell]| c.iter().map(|c| c.n as u32).sum::<u32>();
+        assert_eq!((n(own), n(opp)), (n(plain.sides(i).0), n(plain.sides(i).1)));
+        let a = forward(&sh, &w, plain.sides(i), &mut s);
+        let b = forward(&sw, &ww, win.input(i), &mut s);
+        assert!((a - b).abs() <= 1e-4 * (1.0 + a.abs()), "{i}: {a} vs {b}");
+    }
+    let (l, lw) = (
+        net_losses(&sh, &w, &plain, 2),
+        net_losses(&sw, &ww, &win, 2),
+    );
+    assert!((l.all.bce - lw.all.bce).abs() < 1e-5, "{l:?} vs {lw:?}");
+}
+
+/// With the window (its rows' gradient sparse per chunk), training
+/// still lowers the loss and gives the same weights on any number of
+/// threads.
+#[test]
+fn training_with_window_is_reproducible_and_learns() {
+    let (plain, sh0) = teacher_set(21, 16);
+    let mut rng = SplitMix64::new(21);
+    let lines: Vec<String> = (0..16)
+        .map(|_| game_line(&mut rng, Rule::Freestyle, 15, 12, "0.5"))
+        .collect();
+    let o = DataOptions {
+        window: 2,
+        ..opts(Rule::Freestyle, 2)
+    };
+    let (mut d, _, _) = positions(&records(&lines), &o);
+    // The teacher's targets, the same positions.
+    assert_eq!(d.len(), plain.len());
+    for (p, q) in d.pos.iter_mut().zip(&plain.pos) {
+        p.y = q.y;
+    }
+    let sh = Shape::with_window(sh0.f, sh0.h, 2);
+    let run = |threads: usize, epochs: usize| {
+        let mut w = sh.init(3);
+        train(&sh, &mut w, &d, &options(threads, 3, epochs), |_, _| ());
+        w
+    };
+    let one = run(1, 3);
+    assert_eq!(one, run(3, 3));
+    let before = net_losses(&sh, &sh.init(3), &d, 1);
+    let after = net_losses(&sh, &run(2, 30), &d, 2);
+    assert!(
+        after.all.mse < before.all.mse * 0.6 && after.all.bce < before.all.bce,
+        "{before:?} -> {after:?}"
+    );
 }

@@ -6,9 +6,11 @@
 //! is summed on its own (by whichever thread holds it) and the chunks'
 //! gradients are added in chunk order, so a run depends on its seed and
 //! options but not on the thread count. The threads are started once a
-//! run and get each batch over a channel.
+//! run and get each batch over a channel. A chunk's gradient of the
+//! window rows (`--window`) comes back sparse: only the rows its cells
+//! use.
 
-use super::data::Dataset;
+use super::data::{window_rows, Dataset};
 use super::model::{backward, bce, forward, mse, Loss, Scratch, Shape};
 use crate::brain::game::zobrist::SplitMix64;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -106,10 +108,11 @@ pub struct SetLosses {
 
 /// The net's losses on `d`.
 pub fn net_losses(sh: &Shape, w: &[f32], d: &Dataset, threads: usize) -> SetLosses {
+    check_window(sh, d);
     par_chunks(d.len().div_ceil(CHUNK), threads, |c, s| {
         let mut sums = Sums::default();
         for i in c * CHUNK..((c + 1) * CHUNK).min(d.len()) {
-            let z = forward(sh, w, d.sides(i), s) as f64;
+            let z = forward(sh, w, d.input(i), s) as f64;
             sums.add(z, d.pos[i].y as f64, d.pos[i].quiet);
         }
         sums
@@ -117,6 +120,16 @@ pub fn net_losses(sh: &Shape, w: &[f32], d: &Dataset, threads: usize) -> SetLoss
     .into_iter()
     .fold(Sums::default(), Sums::merge)
     .means()
+}
+
+/// The net's window rows must be those of the set's window radius.
+fn check_window(sh: &Shape, d: &Dataset) {
+    assert_eq!(
+        sh.win,
+        window_rows(d.window),
+        "net and positions disagree on the window radius {}",
+        d.window
+    );
 }
 
 /// The classical evaluation's losses on `d`: logit `classic / k`.
@@ -189,12 +202,12 @@ fn chunk_gradient(
     let mut l = (0.0, 0.0);
     for &i in idx {
         let i = i as usize;
-        let sides = d.sides(i);
-        let z = forward(sh, w, sides, s);
+        let input = d.input(i);
+        let z = forward(sh, w, input, s);
         let y = d.pos[i].y;
         l.0 += bce(z as f64, y as f64);
         l.1 += mse(z as f64, y as f64);
-        backward(sh, w, sides, loss.dz(z, y), s, g);
+        backward(sh, w, input, loss.dz(z, y), s, g);
     }
     l
 }
@@ -205,8 +218,58 @@ struct Task {
     idx: Arc<Vec<u32>>,
 }
 
-/// A chunk's gradient and loss sums.
-type ChunkGrad = (Vec<f32>, (f64, f64));
+/// A chunk's gradient and loss sums: the gradient of every weight but the
+/// window rows in `dense` (`Shape`'s layout with those rows cut out: all
+/// the weights without the window), and of the window rows the chunk's
+/// cells use, `rows` (ascending) with their `f` values each in `vals`; a
+/// dense gradient of 4^(2R) rows a chunk would cost more than the chunk.
+struct ChunkGrad {
+    dense: Vec<f32>,
+    rows: Vec<u16>,
+    vals: Vec<f32>,
+    loss: (f64, f64),
+}
+
+impl ChunkGrad {
+    /// A gradient without window rows.
+    fn dense(dense: Vec<f32>, loss: (f64, f64)) -> ChunkGrad {
+        ChunkGrad {
+            dense,
+            rows: Vec::new(),
+            vals: Vec::new(),
+            loss,
+        }
+    }
+
+    /// The gradient in `full` (all weights, window rows included) of the
+    /// positions `idx`, taken out of it: `full` is left zero.
+    fn take(sh: &Shape, full: &mut [f32], d: &Dataset, idx: &[u32], loss: (f64, f64)) -> Self {
+        let (lo, hi, f) = (sh.rows * sh.f, sh.bias(), sh.f);
+        let mut rows: Vec<u16> = Vec::new();
+        for &i in idx {
+            rows.extend(d.input(i as usize).win.iter().flatten());
+        }
+        rows.sort_unstable();
+        rows.dedup();
+        let mut vals = Vec::with_capacity(rows.len() * f);
+        for &k in &rows {
+            let row = &mut full[lo + k as usize * f..lo + (k as usize + 1) * f];
+            vals.extend_from_slice(row);
+            row.fill(0.0);
+        }
+        let mut dense = Vec::with_capacity(sh.len() - (hi - lo));
+        dense.extend_from_slice(&full[..lo]);
+        dense.extend_from_slice(&full[hi..]);
+        full[..lo].fill(0.0);
+        full[hi..].fill(0.0);
+        ChunkGrad {
+            dense,
+            rows,
+            vals,
+            loss,
+        }
+    }
+}
 
 /// A worker's answer: the chunks it took, each with its gradient.
 type Done = Vec<(usize, ChunkGrad)>;
@@ -223,15 +286,22 @@ fn worker(
     done: Sender<Done>,
 ) {
     let mut s = Scratch::default();
+    // With the window, the gradient of all weights in one buffer, zero
+    // between chunks.
+    let mut full = vec![0f32; if sh.win > 0 { sh.len() } else { 0 }];
     while let Ok(task) = tasks.recv() {
         let n = task.idx.len();
         let out: Done = (t..n.div_ceil(CHUNK))
             .step_by(threads)
             .map(|c| {
-                let mut g = vec![0f32; sh.len()];
                 let idx = &task.idx[c * CHUNK..((c + 1) * CHUNK).min(n)];
-                let l = chunk_gradient(sh, &task.w, d, idx, loss, &mut s, &mut g);
-                (c, (g, l))
+                if sh.win == 0 {
+                    let mut g = vec![0f32; sh.len()];
+                    let l = chunk_gradient(sh, &task.w, d, idx, loss, &mut s, &mut g);
+                    return (c, ChunkGrad::dense(g, l));
+                }
+                let l = chunk_gradient(sh, &task.w, d, idx, loss, &mut s, &mut full);
+                (c, ChunkGrad::take(sh, &mut full, d, idx, l))
             })
             .collect();
         drop(task); // the weights are the main thread's again
@@ -251,6 +321,7 @@ pub fn train(
     o: &TrainOptions,
     mut report: impl FnMut(&Epoch, &[f32]),
 ) {
+    check_window(sh, d);
     let threads = o.threads.max(1);
     let mut adam = Adam {
         m: vec![0.0; w.len()],
@@ -295,12 +366,22 @@ pub fn train(
                 }
                 // Chunk order, whatever thread summed each chunk.
                 g.fill(0.0);
-                for (pg, pl) in parts.into_iter().map(|p| p.expect("every chunk")) {
-                    for (a, b) in g.iter_mut().zip(&pg) {
+                let (lo, hi, f) = (sh.rows * sh.f, sh.bias(), sh.f);
+                for p in parts.into_iter().map(|p| p.expect("every chunk")) {
+                    for (a, b) in g[..lo].iter_mut().zip(&p.dense[..lo]) {
                         *a += b;
                     }
-                    sums.0 += pl.0;
-                    sums.1 += pl.1;
+                    for (a, b) in g[hi..].iter_mut().zip(&p.dense[lo..]) {
+                        *a += b;
+                    }
+                    for (&k, v) in p.rows.iter().zip(p.vals.chunks_exact(f)) {
+                        let r = lo + k as usize * f;
+                        for (a, b) in g[r..r + f].iter_mut().zip(v) {
+                            *a += b;
+                        }
+                    }
+                    sums.0 += p.loss.0;
+                    sums.1 += p.loss.1;
                 }
                 let n = batch.len() as f32;
                 g.iter_mut().for_each(|v| *v /= n);
