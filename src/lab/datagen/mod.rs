@@ -15,7 +15,10 @@
 //! move cap or a win the search has proven on two moves running.
 //! `--eval net` plays with the rule's embedded net, `--net FILE` with any
 //! weights file (an earlier round's, so its data can be rebuilt); the
-//! header says which (`eval=`, `net=`).
+//! header says which (`eval=`, `net=`). `--mix P`: in P % of the games one
+//! side, drawn per game, plays with the other evaluation (classical against
+//! the net, or the net against classical), for data beyond the net's own
+//! play (header `mix=P`).
 
 pub mod record;
 
@@ -79,6 +82,11 @@ pub struct Config {
     /// (`--net FILE`: any round's weights, so a round's data can be rebuilt
     /// by the current binary); None: the embedded net of the rule.
     pub net: Option<(Arc<QuantNet>, u64)>,
+    /// Percent of games in which one side (drawn per game) plays with the
+    /// other evaluation: classical when the run's is the net, the rule's
+    /// embedded net when it is classical (`--mix P`: a share of games away
+    /// from the net's own play).
+    pub mix: u32,
 }
 
 impl Default for Config {
@@ -95,6 +103,7 @@ impl Default for Config {
             max_plies: usize::MAX,
             eval: EvalKind::Classic,
             net: None,
+            mix: 0,
         }
     }
 }
@@ -111,6 +120,27 @@ fn game_rng(seed: u64, i: u64) -> SplitMix64 {
     let mut r = SplitMix64::new(SplitMix64::new(seed).next_u64() ^ i);
     r.next_u64();
     r
+}
+
+/// Salt of the numbers that pick a game's mixed side (`mixed_side`).
+const MIX_SALT: u64 = 0x6d69_7865_6473_6964;
+
+/// The colour that plays game `i` with the other evaluation
+/// (`Config::mix`), or None. Drawn from numbers of their own, a function
+/// of (seed, i), so a run without the mix plays the games it always did.
+pub fn mixed_side(cfg: &Config, i: u64) -> Option<Color> {
+    if cfg.mix == 0 {
+        return None;
+    }
+    let mut r = game_rng(cfg.seed ^ MIX_SALT, i);
+    if r.below(100) >= u64::from(cfg.mix) {
+        return None;
+    }
+    Some(if r.below(2) == 0 {
+        Color::Black
+    } else {
+        Color::White
+    })
 }
 
 /// A search of `nodes` nodes, no clock.
@@ -235,8 +265,14 @@ fn explore(
     Some((mv, top_score, mv == top))
 }
 
-/// Play game `i` of the run (the table is cleared first).
-pub fn play_game(engine: &mut Engine, cfg: &Config, i: u64) -> anyhow::Result<GameRecord> {
+/// Play game `i` of the run (the tables are cleared first); `other` plays
+/// the mixed side's moves (`mixed_side`) when the run mixes.
+pub fn play_game(
+    engine: &mut Engine,
+    mut other: Option<&mut Engine>,
+    cfg: &Config,
+    i: u64,
+) -> anyhow::Result<GameRecord> {
     let mut rng = game_rng(cfg.seed, i);
     let opening = match &cfg.openings {
         Some(list) if !list.is_empty() => list[(i % list.len() as u64) as usize].clone(),
@@ -244,6 +280,13 @@ pub fn play_game(engine: &mut Engine, cfg: &Config, i: u64) -> anyhow::Result<Ga
     };
     let mut board = place(cfg, &opening)?;
     engine.clear();
+    let mixed = mixed_side(cfg, i);
+    if mixed.is_some() {
+        other
+            .as_deref_mut()
+            .ok_or_else(|| anyhow!("a mixed game needs the other engine"))?
+            .clear();
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let mut rec = GameRecord {
         rules: cfg.rules,
@@ -264,15 +307,19 @@ pub fn play_game(engine: &mut Engine, cfg: &Config, i: u64) -> anyhow::Result<Ga
             break;
         }
         let me = board.to_move();
+        let mover: &mut Engine = match (&mut other, mixed) {
+            (Some(o), Some(c)) if c == me => o,
+            _ => &mut *engine,
+        };
         let explored = if rec.moves.len() < cfg.random_plies {
-            explore(engine, cfg, &board, &mut rng, &stop)
+            explore(mover, cfg, &board, &mut rng, &stop)
         } else {
             None
         };
         let (mv, score, best) = match explored {
             Some(e) => e,
             None => {
-                let c = engine
+                let c = mover
                     .choose_move(&board, &limits(cfg.nodes), &stop, &mut |_| {})
                     .map_err(|e| anyhow!(e))?;
                 if !c.legal {
@@ -358,6 +405,24 @@ pub fn run(
     let mut engine = Engine::with_table_bytes_and(TABLE_BYTES, options);
     engine.set_rules(cfg.rules);
     engine.set_net(cfg.net.as_ref().map(|(q, _)| q.clone()));
+    if cfg.mix > 100 {
+        bail!("mix {} is over 100 %", cfg.mix);
+    }
+    let mut other = (cfg.mix > 0).then(|| {
+        let eval = match cfg.eval {
+            EvalKind::Net => EvalKind::Classic,
+            EvalKind::Classic => EvalKind::Net,
+        };
+        let mut e = Engine::with_table_bytes_and(
+            TABLE_BYTES,
+            SearchOptions {
+                eval,
+                ..SearchOptions::default()
+            },
+        );
+        e.set_rules(cfg.rules);
+        e
+    });
     writeln!(
         out,
         "{} {}",
@@ -376,7 +441,8 @@ pub fn run(
     };
     let mut done = Totals::default();
     for i in mine {
-        let rec = play_game(&mut engine, cfg, i).with_context(|| format!("game {i}"))?;
+        let rec =
+            play_game(&mut engine, other.as_mut(), cfg, i).with_context(|| format!("game {i}"))?;
         writeln!(out, "{}", rec.format())?;
         out.flush()?;
         done.games += 1;
@@ -390,10 +456,14 @@ pub fn run(
 /// The header's note of what the games were played with: `eval=classic`,
 /// `eval=net net=embedded` or `eval=net net=<the file's fnv1a64>`.
 fn eval_text(cfg: &Config) -> String {
-    match (cfg.eval, &cfg.net) {
+    let eval = match (cfg.eval, &cfg.net) {
         (EvalKind::Classic, _) => "eval=classic".into(),
         (EvalKind::Net, None) => "eval=net net=embedded".into(),
         (EvalKind::Net, Some((_, h))) => format!("eval=net net={h:016x}"),
+    };
+    match cfg.mix {
+        0 => eval,
+        m => format!("{eval} mix={m}"),
     }
 }
 
@@ -407,7 +477,7 @@ fn parse_shard(v: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
-const USAGE: &str = "usage: pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--net FILE] [--quiet]";
+const USAGE: &str = "usage: pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--net FILE] [--mix PERCENT] [--quiet]";
 
 /// `pbrain-sente datagen …`; returns the process exit status.
 pub fn main_datagen(args: &[String]) -> i32 {
@@ -433,6 +503,14 @@ pub fn main_datagen(args: &[String]) -> i32 {
             "--net" => val().and_then(|v| crate::cli::load_net(&v)).map(|n| {
                 cfg.net = Some(n);
                 cfg.eval = EvalKind::Net;
+            }),
+            "--mix" => val().and_then(|v| num(a, &v)).and_then(|m: u32| {
+                if m <= 100 {
+                    cfg.mix = m;
+                    Ok(())
+                } else {
+                    Err(format!("--mix: a percentage, 0 to 100, got {m}"))
+                }
             }),
             "--quiet" => {
                 quiet = true;

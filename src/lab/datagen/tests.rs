@@ -255,3 +255,102 @@ fn a_net_file_plays_like_the_embedded_net_it_holds() {
     assert_eq!(main_datagen(&["--net".to_string(), bad]), 2);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--mix P`: about P % of the games are mixed, either colour, drawn from
+/// (seed, i) alone; 0 mixes none and 100 all.
+#[test]
+fn the_mixed_side_is_drawn_per_game() {
+    let at = |mix| Config {
+        mix,
+        ..tiny(RuleSet::FREESTYLE, 1)
+    };
+    let sides = |mix| (0..2000).map(move |i| mixed_side(&at(mix), i));
+    assert!(sides(0).all(|s| s.is_none()));
+    assert!(sides(100).all(|s| s.is_some()));
+    let mixed: Vec<Color> = sides(30).flatten().collect();
+    assert!((500..700).contains(&mixed.len()), "{}", mixed.len());
+    let white = mixed.iter().filter(|&&c| c == Color::White).count();
+    assert!(
+        (mixed.len() / 3..mixed.len() * 2 / 3).contains(&white),
+        "{white}"
+    );
+    assert_eq!(sides(30).collect::<Vec<_>>(), sides(30).collect::<Vec<_>>());
+    let reseeded = Config { seed: 12, ..at(30) };
+    assert_ne!(
+        (0..2000)
+            .map(|i| mixed_side(&reseeded, i))
+            .collect::<Vec<_>>(),
+        sides(30).collect::<Vec<_>>()
+    );
+}
+
+/// In a mixed game the mixed side's moves come from the other evaluation:
+/// with no exploration, a game's first move is what a fresh engine of the
+/// mover's evaluation chooses on the opening board (the classical engine's
+/// when the mixed side moves first, the net's otherwise), and the two
+/// differ there, so a game played by one engine throughout fails.
+#[test]
+fn mixed_games_give_the_mixed_side_the_other_evaluation() {
+    use crate::brain::engine::EvalKind;
+    let opening = vec![(7, 7), (8, 7), (7, 9)];
+    let cfg = Config {
+        eval: EvalKind::Net,
+        mix: 100,
+        random_plies: 0,
+        max_plies: 3,
+        openings: Some(vec![opening.clone()]),
+        ..tiny(RuleSet::FREESTYLE, 6)
+    };
+    let board = place(&cfg, &opening).unwrap();
+    let first = |eval| {
+        let mut e = Engine::with_table_bytes_and(
+            TABLE_BYTES,
+            SearchOptions {
+                eval,
+                ..SearchOptions::default()
+            },
+        );
+        e.set_rules(cfg.rules);
+        let stop = Arc::new(AtomicBool::new(false));
+        let c = e
+            .choose_move(&board, &limits(cfg.nodes), &stop, &mut |_| {})
+            .unwrap();
+        board.xy(c.mv)
+    };
+    let (net, classic) = (first(EvalKind::Net), first(EvalKind::Classic));
+    assert_ne!(net, classic, "the test needs an opening where they differ");
+    let t = text(&cfg);
+    assert!(t.lines().next().unwrap().ends_with("mix=100"), "{t}");
+    let recs = games(&t);
+    let mut seen = [false; 2];
+    for (i, r) in recs.iter().enumerate() {
+        let side = mixed_side(&cfg, i as u64).unwrap();
+        seen[side.index()] = true;
+        let m = r.moves[0];
+        let want = if side == board.to_move() {
+            classic
+        } else {
+            net
+        };
+        assert_eq!((m.x, m.y), want, "game {i}, mixed side {side:?}");
+    }
+    assert_eq!(seen, [true, true], "both colours mixed in six games");
+    // The same games without the mix are the net's alone.
+    assert_ne!(
+        games(&text(&Config {
+            mix: 0,
+            ..cfg.clone()
+        })),
+        recs
+    );
+}
+
+#[test]
+fn a_mix_over_100_is_refused() {
+    let cfg = Config {
+        mix: 101,
+        ..tiny(RuleSet::FREESTYLE, 1)
+    };
+    assert!(run(&cfg, &mut Vec::new(), None).is_err());
+    assert_eq!(main_datagen(&["--mix".into(), "101".into()]), 2);
+}
