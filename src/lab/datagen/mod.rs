@@ -385,6 +385,20 @@ impl Progress {
     }
 }
 
+/// A generating engine: its own `TABLE_BYTES` table, evaluating with
+/// `eval` under `rules` (the rule's embedded net for the net).
+fn player(rules: RuleSet, eval: EvalKind) -> Engine {
+    let mut e = Engine::with_table_bytes_and(
+        TABLE_BYTES,
+        SearchOptions {
+            eval,
+            ..SearchOptions::default()
+        },
+    );
+    e.set_rules(rules);
+    e
+}
+
 /// Play this shard's games in order, writing the header and one line per
 /// game to `out` (flushed after each game). `progress`: report on stderr
 /// this often.
@@ -398,30 +412,17 @@ pub fn run(
         bail!("bad shard {k}/{n}");
     }
     Board::square(cfg.size, cfg.rules).map_err(|e| anyhow!("{e}"))?;
-    let options = SearchOptions {
-        eval: cfg.eval,
-        ..SearchOptions::default()
-    };
-    let mut engine = Engine::with_table_bytes_and(TABLE_BYTES, options);
-    engine.set_rules(cfg.rules);
-    engine.set_net(cfg.net.as_ref().map(|(q, _)| q.clone()));
     if cfg.mix > 100 {
         bail!("mix {} is over 100 %", cfg.mix);
     }
+    let mut engine = player(cfg.rules, cfg.eval);
+    engine.set_net(cfg.net.as_ref().map(|(q, _)| q.clone()));
     let mut other = (cfg.mix > 0).then(|| {
         let eval = match cfg.eval {
             EvalKind::Net => EvalKind::Classic,
             EvalKind::Classic => EvalKind::Net,
         };
-        let mut e = Engine::with_table_bytes_and(
-            TABLE_BYTES,
-            SearchOptions {
-                eval,
-                ..SearchOptions::default()
-            },
-        );
-        e.set_rules(cfg.rules);
-        e
+        player(cfg.rules, eval)
     });
     writeln!(
         out,

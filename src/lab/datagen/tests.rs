@@ -303,14 +303,7 @@ fn mixed_games_give_the_mixed_side_the_other_evaluation() {
     };
     let board = place(&cfg, &opening).unwrap();
     let first = |eval| {
-        let mut e = Engine::with_table_bytes_and(
-            TABLE_BYTES,
-            SearchOptions {
-                eval,
-                ..SearchOptions::default()
-            },
-        );
-        e.set_rules(cfg.rules);
+        let mut e = player(cfg.rules, eval);
         let stop = Arc::new(AtomicBool::new(false));
         let c = e
             .choose_move(&board, &limits(cfg.nodes), &stop, &mut |_| {})
