@@ -180,18 +180,9 @@ impl Dataset {
         let ev = Evaluator::new(board);
         let stm = board.to_move();
         let start = self.cells.len();
-        let (own, opp) = if self.window == 0 {
-            (
-                compress(&ev, board, stm, &mut self.cells),
-                compress(&ev, board, stm.opposite(), &mut self.cells),
-            )
-        } else {
-            let (r, cells, win) = (self.window, &mut self.cells, &mut self.win);
-            (
-                compress_window(&ev, board, stm, r, cells, win),
-                compress_window(&ev, board, stm.opposite(), r, cells, win),
-            )
-        };
+        let (r, cells, win) = (self.window, &mut self.cells, &mut self.win);
+        let own = compress(&ev, board, stm, r, cells, win);
+        let opp = compress(&ev, board, stm.opposite(), r, cells, win);
         self.pos.push(Position {
             start,
             own,
@@ -229,29 +220,11 @@ impl Dataset {
 }
 
 /// The distinct key tuples of `color`'s empty cells, with counts, appended
-/// to `out` in sorted order; returns how many.
-fn compress(ev: &Evaluator, board: &Board, color: Color, out: &mut Vec<Cell>) -> u32 {
-    let mut keys: Vec<[u8; 6]> = board
-        .empty_cells()
-        .map(|p| cell_keys(ev, p, color).map(|k| k as u8))
-        .collect();
-    keys.sort_unstable();
-    let before = out.len();
-    for k in keys {
-        let last = out.len().wrapping_sub(1);
-        if out.len() > before && out[last].keys == k {
-            out[last].n += 1;
-        } else {
-            out.push(Cell { keys: k, n: 1 });
-        }
-    }
-    (out.len() - before) as u32
-}
-
-/// `compress` with the window of radius `r`: the distinct (keys, window
-/// keys) tuples, the cells appended to `out` and their window keys to
-/// `win`, in sorted order; returns how many.
-fn compress_window(
+/// to `out` in sorted order; returns how many. With a window radius
+/// `r` > 0 a tuple is the cell's keys and its window keys (`window_keys`),
+/// which go to `win` beside the cells; with 0 the window plays no part and
+/// `win` is left alone.
+fn compress(
     ev: &Evaluator,
     board: &Board,
     color: Color,
@@ -263,18 +236,25 @@ fn compress_window(
         .empty_cells()
         .map(|p| {
             let k = cell_keys(ev, p, color).map(|k| k as u8);
-            (k, window_keys(board, p, color, r))
+            let w = if r > 0 {
+                window_keys(board, p, color, r)
+            } else {
+                [0; 4]
+            };
+            (k, w)
         })
         .collect();
     keys.sort_unstable();
     let before = out.len();
-    for (k, w) in keys {
-        let last = out.len().wrapping_sub(1);
-        if out.len() > before && out[last].keys == k && win[last] == w {
+    for (i, &(k, w)) in keys.iter().enumerate() {
+        if i > 0 && keys[i - 1] == (k, w) {
+            let last = out.len() - 1;
             out[last].n += 1;
         } else {
             out.push(Cell { keys: k, n: 1 });
-            win.push(w);
+            if r > 0 {
+                win.push(w);
+            }
         }
     }
     (out.len() - before) as u32

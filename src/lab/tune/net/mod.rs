@@ -186,20 +186,18 @@ fn run(a: &Args) -> anyhow::Result<()> {
             + d.win.len() * std::mem::size_of::<Window>()
             + d.len() * std::mem::size_of::<Position>()
     };
-    log::info!(
-        "cells stored: {} train, {} held out; {:.1} MB of positions and cells",
+    let storage = format!(
+        "cells stored {} train / {} held out, {:.1} MB of positions and cells",
         stored(&train_set),
         stored(&held),
         (mem(&train_set) + mem(&held)) as f64 / 1e6
     );
+    log::info!("{storage}");
     if a.window > 0 {
         println!(
-            "line window radius {}: {} window rows; cells stored {} train / {} held out, {:.1} MB of positions and cells",
+            "line window radius {}: {} window rows; {storage}",
             a.window,
-            window_rows(a.window),
-            stored(&train_set),
-            stored(&held),
-            (mem(&train_set) + mem(&held)) as f64 / 1e6
+            window_rows(a.window)
         );
     }
     if a.quiet_only {
