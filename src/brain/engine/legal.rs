@@ -51,20 +51,36 @@ pub fn legal_choice(board: &Board, r: &SearchResult) -> Option<Chosen> {
 
 /// The move to answer with: the search's legal choice if it has one (None:
 /// the search panicked), else the fallback. None only on a full board.
+/// A search that found no legal move where one exists is a bug: it is
+/// logged with the position (when every empty cell is forbidden to Black
+/// the caller says so instead).
 pub fn choose(board: &Board, result: Option<&SearchResult>) -> Option<Chosen> {
-    if let Some(r) = result {
-        if let Some(c) = legal_choice(board, r) {
-            return Some(c);
-        }
-        log::warn!("search returned no legal move ({:?}); falling back", r.best);
+    if let Some(c) = result.and_then(|r| legal_choice(board, r)) {
+        return Some(c);
     }
     let p = fallback_move(board)?;
+    let legal = is_legal(board, p);
+    if let (Some(r), true) = (result, legal) {
+        let why = if !board.in_board(r.best) {
+            "off the board"
+        } else if !board.is_empty(r.best) {
+            "occupied"
+        } else {
+            "forbidden"
+        };
+        log::warn!(
+            "search returned no legal move ({:?}, {why}; {} ranked, pv {:?}); falling back\n{board}",
+            r.best,
+            r.ranked.len(),
+            r.pv
+        );
+    }
     Some(Chosen {
         mv: p,
         score: 0,
         pv: vec![p],
         depth: 0,
-        legal: is_legal(board, p),
+        legal,
     })
 }
 

@@ -544,6 +544,41 @@ mod tests {
         assert!(!out.is_empty());
         assert!(!out.contains(&forb));
     }
+    /// `legal_for`, the search's quick legality (point classes, the full
+    /// rule only for double threes), against the rules' own check on
+    /// game-like renju positions: the same answer for Black on every empty
+    /// cell, forbidden points of every kind included.
+    #[test]
+    fn legal_for_agrees_with_the_rules() {
+        use crate::brain::game::testutil::{Area, RandomBoard};
+        use crate::brain::game::zobrist::SplitMix64;
+        let mut rng = SplitMix64::new(5);
+        let rules = RuleSet::from(Rule::Renju);
+        let walk = RandomBoard::square(15, rules)
+            .area(Area::Near(4))
+            .stones(20, 70)
+            .legal_only()
+            .no_five();
+        let mut forbidden = 0;
+        for _ in 0..1500 {
+            let Some(mut b) = walk.board(&mut rng) else {
+                continue;
+            };
+            let copy = b.clone();
+            let pos = Position::new(&mut b);
+            for q in copy.empty_cells() {
+                let legal = !rules::is_forbidden(&copy, q);
+                forbidden += usize::from(!legal);
+                assert_eq!(
+                    pos.legal_for(q, Color::Black),
+                    legal,
+                    "{:?}\n{copy}",
+                    copy.xy(q)
+                );
+            }
+        }
+        assert!(forbidden >= 100, "{forbidden}");
+    }
     /// `first_near` and `defend_open_three` look for four and open-four
     /// points among the near cells only: every point where either colour
     /// makes a four or more must be one, under every rule, with neutral
