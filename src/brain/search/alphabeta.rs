@@ -759,6 +759,11 @@ impl<'a, 'b> Tree<'a, 'b> {
         };
         if moves.is_empty() {
             self.move_bufs[ply] = moves;
+            // Renju: no near point is legal for Black. With no legal cell
+            // at all, Black's move is forbidden and loses now.
+            if self.pos.every_cell_forbidden(stm) {
+                return mated_in(ply + 1);
+            }
             return 0;
         }
         if !forced {

@@ -93,6 +93,18 @@ impl<'a> Position<'a> {
         }
     }
 
+    /// Renju: is every empty cell forbidden to Black (`color`)? Then any
+    /// move Black makes is forbidden and loses. Scans the whole board by the
+    /// rules' own check; only asked when no near cell is legal.
+    pub fn every_cell_forbidden(&self, color: Color) -> bool {
+        color == Color::Black
+            && self.board.rules().rule == Rule::Renju
+            && self
+                .board
+                .empty_cells()
+                .all(|p| !rules::is_legal(self.board, p))
+    }
+
     /// Empty cells near stones (the first cell searched on an empty board is
     /// its centre).
     pub fn near_cells(&self, out: &mut Vec<Pos>) {

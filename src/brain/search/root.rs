@@ -132,8 +132,11 @@ pub(super) fn root_probe(
             p.map(|p| (p, mated_in(2), vec![p]))
         }
         Gen::Moves { .. } if moves.is_empty() => {
-            // Renju: every near point forbidden; any legal cell will do.
-            fallback_move(tree.pos.board).map(|p| (p, 0, vec![p]))
+            // Renju: every near point forbidden; any legal cell will do,
+            // and with none left Black has lost.
+            let lost = tree.pos.every_cell_forbidden(stm);
+            let score = if lost { mated_in(1) } else { 0 };
+            fallback_move(tree.pos.board).map(|p| (p, score, vec![p]))
         }
         Gen::Moves { .. } if moves.len() == 1 && multipv == 1 => {
             let s = tree.pos.ev.evaluate(stm);

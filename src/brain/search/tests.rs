@@ -648,3 +648,73 @@ fn net_evaluation_searches_under_every_rule() {
     assert!(r.score >= MATE_BOUND_TEST, "{}", r.score);
     assert_eq!(s.helper_counts().0, 1);
 }
+
+/// Renju's end of a full board: when every empty cell is forbidden to
+/// Black, Black's move can only be forbidden and loses. With one White
+/// stone taken back (White to move, two cells left), White's winning move
+/// is to fill the legal cell and leave Black only the overline point; the
+/// other cell gives Black a legal last move (a draw). A board from datagen.
+#[test]
+fn renju_black_without_a_legal_cell_has_lost() {
+    let full = "
+        X O O O X X O O X X O O O X O
+        X X O O X O O O X O X X O O X
+        X X O X X X O X O O X X X O X
+        O O O X O X O O O X O O O X X
+        X O X O X O X X X X O O O X O
+        O O X O X X O O O X X X X O X
+        X O O X O O X X O X X X O X X
+        O X O X O O X O O O O X O X O
+        X O X X O O X X O X O O O X O
+        X O O O X O O X X O X X X X O
+        O X X O O X O X O O O X X O O
+        X O O X X X O O X X X X O O X
+        O O X O X X X O X O O X X X X
+        X X X O O O O X X O O O X O X
+        X O X O X X X X . X X O O O O";
+    let rules = RuleSet::from(Rule::Renju);
+    let b = Board::from_ascii(full, rules).unwrap();
+    let last = b.pos(8, 14).unwrap();
+    assert_eq!(b.to_move(), Color::Black);
+    assert!(rules::is_forbidden(&b, last));
+    let mut s = Searcher::with_tt_bytes(1 << 20);
+    let mut copy = b.clone();
+    let r = s.search(&mut copy, &depth_req(2), &mut |_| {});
+    assert_eq!(r.best, last);
+    assert!(is_mate_score(r.score) && r.score < 0, "{}", r.score);
+    // Take back a White stone whose cell Black could fill legally.
+    let lines: Vec<&str> = full.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut tested = 0;
+    for (y, line) in lines.iter().enumerate() {
+        for (x, _) in line
+            .split_whitespace()
+            .enumerate()
+            .filter(|(_, c)| *c == "O")
+        {
+            let mut rows: Vec<Vec<&str>> = lines
+                .iter()
+                .map(|l| l.split_whitespace().collect())
+                .collect();
+            rows[y][x] = ".";
+            let text = rows
+                .iter()
+                .map(|r| r.join(" "))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let mut b = Board::from_ascii(&text, rules).unwrap();
+            let q = b.pos(x as i64, y as i64).unwrap();
+            assert_eq!(b.to_move(), Color::White);
+            if !rules::is_legal(&b, q) || rules::is_win(&b, q, Color::Black) {
+                continue;
+            }
+            let r = s.search(&mut b, &depth_req(3), &mut |_| {});
+            assert_eq!(b.xy(r.best), (x, y), "{text}");
+            assert!(is_mate_score(r.score) && r.score > 0, "{} {text}", r.score);
+            tested += 1;
+            if tested == 3 {
+                return;
+            }
+        }
+    }
+    panic!("only {tested} boards");
+}
