@@ -23,7 +23,8 @@
 //!   generated, and only the first 8 moves are sorted until more are needed.
 //! - **Move generation** is threat-aware: facing a four only the blocks (or
 //!   our own five) are searched, facing an open three only its defences or our
-//!   own fours. Under renju Black never considers a forbidden point. Facing
+//!   own fours. Under renju Black never considers a forbidden point, and a
+//!   Black node with no legal cell left has lost (its move is forbidden). Facing
 //!   a four-three point (off by default: `params::FOUR_THREE_DEFENCE`) the
 //!   generator keeps only its defences (1), or the search reduces every
 //!   other late move more (2).
