@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use super::alphabeta::Tree;
 use super::movegen::Gen;
 use super::{params, threat, time};
-use crate::brain::game::rules::fallback_move;
+use crate::brain::game::rules::{fallback_move, is_legal};
 use crate::brain::game::Pos;
 use crate::brain::types::{mate_in, mated_in, Score};
 
@@ -132,11 +132,14 @@ pub(super) fn root_probe(
             p.map(|p| (p, mated_in(2), vec![p]))
         }
         Gen::Moves { .. } if moves.is_empty() => {
-            // Renju: every near point forbidden; any legal cell will do,
-            // and with none left Black has lost.
-            let lost = tree.pos.every_cell_forbidden(stm);
-            let score = if lost { mated_in(1) } else { 0 };
-            fallback_move(tree.pos.board).map(|p| (p, score, vec![p]))
+            // Renju: every near point forbidden; any legal cell will do.
+            // The fallback finds one if there is any: if it is not legal,
+            // none is, and Black has lost.
+            let board = &*tree.pos.board;
+            fallback_move(board).map(|p| {
+                let score = if is_legal(board, p) { 0 } else { mated_in(1) };
+                (p, score, vec![p])
+            })
         }
         Gen::Moves { .. } if moves.len() == 1 && multipv == 1 => {
             let s = tree.pos.ev.evaluate(stm);

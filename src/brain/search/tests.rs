@@ -683,18 +683,15 @@ fn renju_black_without_a_legal_cell_has_lost() {
     assert_eq!(r.best, last);
     assert!(is_mate_score(r.score) && r.score < 0, "{}", r.score);
     // Take back a White stone whose cell Black could fill legally.
-    let lines: Vec<&str> = full.lines().filter(|l| !l.trim().is_empty()).collect();
+    let grid: Vec<Vec<&str>> = full
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
     let mut tested = 0;
-    for (y, line) in lines.iter().enumerate() {
-        for (x, _) in line
-            .split_whitespace()
-            .enumerate()
-            .filter(|(_, c)| *c == "O")
-        {
-            let mut rows: Vec<Vec<&str>> = lines
-                .iter()
-                .map(|l| l.split_whitespace().collect())
-                .collect();
+    for (y, row) in grid.iter().enumerate() {
+        for x in (0..row.len()).filter(|&x| row[x] == "O") {
+            let mut rows = grid.clone();
             rows[y][x] = ".";
             let text = rows
                 .iter()
