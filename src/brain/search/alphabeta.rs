@@ -32,6 +32,11 @@
 //!   more there. At depth d at most 2 + d²/2 quiet moves are tried (twice at PV
 //!   nodes), and the reduction of a late quiet move grows with
 //!   ln(depth)·ln(move number).
+//! - **Every move's count and trivial moves** (both off by default:
+//!   `params::LMP_ALL`, `params::TRIVIAL_MAX_DEPTH`): the count limit
+//!   applied to an unforced node's tactical moves too, and near the horizon
+//!   the moves that make nothing (or no more than a two) for either side
+//!   skipped once a move that does not lose is in hand.
 //! - **Late quiet moves' adjustments** (each off by default:
 //!   `params::LMR_HISTORY`, `LMR_DISTANT`, `LMR_NOT_IMPROVING`,
 //!   `LMR_CUT_NODE`): a reduction that shrinks with the move's history and
@@ -176,6 +181,14 @@ const NO_EV: Score = Score::MIN;
 fn lmp_limit(depth: Depth) -> usize {
     let d = plies(depth).max(1) as usize;
     params::LMP_BASE() + d * d / params::LMP_DEPTH_DIVISOR()
+}
+
+/// A move that makes no more than `params::TRIVIAL_CLASS` for either side
+/// (trivial-move pruning).
+fn trivial(pos: &Position, m: Pos) -> bool {
+    let stm = pos.stm();
+    let most = params::TRIVIAL_CLASS();
+    pos.ev.class(m, stm) as i32 <= most && pos.ev.class(m, stm.opposite()) as i32 <= most
 }
 
 /// Policy-driven pruning (`PolicyCuts::prune`): the least gap (policy
@@ -843,6 +856,19 @@ impl<'a, 'b> Tree<'a, 'b> {
             };
             // Late-move pruning: near the horizon only the best-ordered
             // quiet moves are tried (never a forced defence).
+            // Trivial-move pruning (`params::TRIVIAL_MAX_DEPTH`) and the
+            // count limit for every move (`params::LMP_ALL`).
+            if !forced && m != hash_move && best > -MATE_BOUND {
+                if depth <= params::TRIVIAL_MAX_DEPTH() && trivial(&self.pos, m) {
+                    continue;
+                }
+                if params::LMP_ALL() != 0
+                    && !quiet
+                    && i >= lmp_limit(depth) * if pv_node { params::LMP_PV_FACTOR() } else { 1 }
+                {
+                    continue;
+                }
+            }
             if quiet && !killer && best > -MATE_BOUND {
                 let limit = lmp_limit(depth);
                 if i >= limit * if pv_node { params::LMP_PV_FACTOR() } else { 1 } {
@@ -1366,6 +1392,47 @@ mod tests {
     /// Futility pruning, off by default: on, a quiet non-PV node far below
     /// alpha searches its first move and no late quiet one; not far enough
     /// below, or a PV node, searches as with it off.
+    /// Trivial-move pruning and the count limit for every move, off by
+    /// default: `trivial` reads both sides' classes against
+    /// `TRIVIAL_CLASS`, and each knob, switched on, searches fewer nodes.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_trivial_moves_and_count_limit_for_every_move() {
+        let _turn = crate::brain::search::tunable::test_lock();
+        assert_eq!((params::TRIVIAL_MAX_DEPTH(), params::LMP_ALL()), (0, 0));
+        let rules = RuleSet::from(Rule::Freestyle);
+        let mut board = Board::square(15, rules).unwrap();
+        let at = |b: &Board, x, y| b.pos(x, y).unwrap();
+        board.play(at(&board, 7, 7));
+        board.play(at(&board, 0, 0));
+        // Black to move: (7, 9) makes a two with (7, 7); (12, 12) nothing.
+        let (two, lone) = (at(&board, 7, 9), at(&board, 12, 12));
+        let tt = Tt::new(1 << 10);
+        with_board_tree(&mut board, false, &tt, Ordering::default(), |tree| {
+            assert!(tree.pos.ev.class(two, tree.pos.stm()) == Class::Two);
+            assert!(trivial(&tree.pos, lone) && !trivial(&tree.pos, two));
+            params::set("TRIVIAL_CLASS", 2.0).unwrap();
+            let both = trivial(&tree.pos, lone) && trivial(&tree.pos, two);
+            params::set("TRIVIAL_CLASS", 1.0).unwrap();
+            assert!(both);
+        });
+        let off = probe_played(8);
+        params::set("TRIVIAL_MAX_DEPTH", 64.0).unwrap();
+        params::set("TRIVIAL_CLASS", 3.0).unwrap();
+        let trivial_on = probe_played(8);
+        params::set("TRIVIAL_MAX_DEPTH", 0.0).unwrap();
+        params::set("TRIVIAL_CLASS", 1.0).unwrap();
+        params::set("LMP_ALL", 1.0).unwrap();
+        params::set("LMP_BASE", 0.0).unwrap();
+        let count_on = probe_played(8);
+        params::set("LMP_ALL", 0.0).unwrap();
+        let count_off = probe_played(8);
+        params::set("LMP_BASE", 2.0).unwrap();
+        assert_eq!(probe_played(8), off);
+        assert!(trivial_on < off, "{trivial_on} {off}");
+        assert!(count_on < count_off, "{count_on} {count_off}");
+    }
+
     #[cfg(feature = "tune")]
     #[test]
     fn tunable_futility_pruning() {

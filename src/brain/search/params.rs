@@ -110,6 +110,22 @@ tunables! {
     LMP_DEPTH_DIVISOR: usize = 2;
     /// PV nodes try this many times as many quiet moves.
     LMP_PV_FACTOR: usize = 2;
+    /// 1: the count limit applies to every move of an unforced node, the
+    /// tactical ones (double threes and stronger) too, not only to quiet
+    /// ones; 0: quiet moves only (the search before it).
+    LMP_ALL: i32 = 0;
+
+    // Trivial-move pruning (issue 43): within `TRIVIAL_MAX_DEPTH` plies of
+    // the horizon an unforced node, once it has a move that does not lose,
+    // skips every move (not the hash move) that makes no more than
+    // `TRIVIAL_CLASS` for either side (`Class` as a number: 1 nothing,
+    // 2 a two, 3 two twos).
+
+    /// Deepest remaining depth, in units (16 a ply), at which trivial moves
+    /// are skipped; 0: off (the search before it).
+    TRIVIAL_MAX_DEPTH: Depth = 0;
+    /// The strongest class a trivial move makes, for both sides.
+    TRIVIAL_CLASS: i32 = 1;
 
     // Move policy (`search::policy`; scores in 1/256 logit): reductions and
     // pruning it drives when switched on (`SearchOptions::policy_lmr`,
