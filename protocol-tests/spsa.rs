@@ -280,3 +280,31 @@ fn a_fixed_opponent_plays_both_sides() {
         "not self-play: {part}"
     );
 }
+
+/// `--opponent-nodes N` reaches the opponent as `INFO max_node N` (and
+/// `--nodes` only the tuned engine); without `--opponent` it is refused.
+#[test]
+fn the_opponent_gets_its_own_node_limit() {
+    let dir = setup("opponent-nodes", "X, 20, 0, 100, 12, 0.3\n");
+    let log = dir.join("opponent.log");
+    let opponent = format!(
+        "tee -a '{}' | {ARENA} --fake-engine planted --param X=20",
+        log.display()
+    );
+    let new = "--state s.txt --params params.txt --iters 10 --pairs-per-iter 1 --stop-after 0";
+    ok(&dir, &new.split(' ').collect::<Vec<_>>());
+    let shard = ["--state", "s.txt", "--shard", "1/1", "--out", "part.txt"];
+    let limits = ["--nodes", "555", "--opponent-nodes", "777"];
+    ok(
+        &dir,
+        &[&shard[..], &limits[..], &["--opponent", &opponent]].concat(),
+    );
+    let seen = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(seen.matches("INFO max_node 777").count(), 4, "{seen}");
+    assert!(!seen.contains("max_node 555"), "{seen}");
+    refused(
+        &dir,
+        &[&shard[..], &["--opponent-nodes", "777"]].concat(),
+        "--opponent-nodes needs --opponent",
+    );
+}

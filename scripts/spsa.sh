@@ -14,6 +14,7 @@
 #   TURN [1000] ms a move (the limit)   NODES  a node budget a move for the
 #            tuned engine (INFO max_node) [none: the time limit]
 #   OPPONENT  a fixed opponent's command (θ+ and θ− each play it) [self-play]
+#   OPPONENT_NODES  a node budget a move for the opponent [its time limit]
 #   SHARDS [number of cores, at most PAIRS] shares of an iteration, run at once
 #   SSHLOGIN  hosts for parallel's --sshlogin, e.g. ":,8/host1" (":" is this
 #            machine); each host sees this checkout, its binaries and the
@@ -23,7 +24,7 @@
 set -euo pipefail
 
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
-  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,7 +46,7 @@ if [ -z "${ARENA:-}" ]; then
 fi
 PARALLEL=$("$REPO/scripts/ensure-tool.sh" parallel | awk '{print $2}')
 
-game=(--engine "$ENGINE" --turn "$TURN" ${NODES:+--nodes "$NODES"} ${OPPONENT:+--opponent "$OPPONENT"} "$@")
+game=(--engine "$ENGINE" --turn "$TURN" ${NODES:+--nodes "$NODES"} ${OPPONENT:+--opponent "$OPPONENT"} ${OPPONENT_NODES:+--opponent-nodes "$OPPONENT_NODES"} "$@")
 if [ ! -f "$STATE" ]; then
   [ -n "${PARAMS:-}" ] || { echo "spsa.sh: a new run needs PARAMS=FILE" >&2; exit 2; }
   "$ARENA" spsa --state "$STATE" --params "$PARAMS" --iters "$ITERS" \

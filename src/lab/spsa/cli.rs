@@ -30,6 +30,8 @@ SPSA tuning of search parameters (scripts/SPSA.md):
   --opponent CMD    play θ+ and θ− each against this engine (the same openings)
                     instead of against each other
   --nodes N         INFO max_node N to the tuned engine (--turn stays the limit)
+  --opponent-nodes N   INFO max_node N to the opponent: with --nodes, games
+                    no busy machine biases (Rapfi honours it too)
   --iters N         iterations of the schedule [100]
   --pairs-per-iter K   colour-swapped game pairs per iteration [8]
   --seed S          the run's seed: perturbations and opening order [1]
@@ -163,6 +165,7 @@ pub fn parse(args: &[String]) -> Result<SpsaMode, String> {
         gamma: None,
     };
     let (mut path, mut engine, mut opponent, mut nodes) = (None, None, None, None::<u64>);
+    let mut opponent_nodes = None::<u64>;
     let (mut stop_after, mut shard, mut out, mut print) = (None, None, None, false);
     let mut rest: Vec<String> = Vec::new();
     let mut it = args.iter();
@@ -174,6 +177,7 @@ pub fn parse(args: &[String]) -> Result<SpsaMode, String> {
             "--engine" => engine = Some(val()?),
             "--opponent" => opponent = Some(val()?),
             "--nodes" => nodes = Some(num(opt, &val()?)?),
+            "--opponent-nodes" => opponent_nodes = Some(num(opt, &val()?)?),
             "--iters" => ra.iters = Some(num(opt, &val()?)?),
             "--pairs-per-iter" => ra.pairs = Some(num(opt, &val()?)?),
             "--A" => ra.big_a = Some(num(opt, &val()?)?),
@@ -201,6 +205,14 @@ pub fn parse(args: &[String]) -> Result<SpsaMode, String> {
     };
     let state = state_for(&path, &ra, m.seed)?;
     let engine = engine.ok_or("spsa needs --engine CMD")?;
+    if opponent_nodes.is_some() && opponent.is_none() {
+        return Err("--opponent-nodes needs --opponent CMD".into());
+    }
+    let max_node = |n: Option<u64>| -> Vec<String> {
+        n.map(|n| format!("INFO max_node {n}"))
+            .into_iter()
+            .collect()
+    };
     let shard = match (shard, out) {
         (Some(s), Some(o)) => Some((s, o)),
         (None, None) => None,
@@ -213,10 +225,8 @@ pub fn parse(args: &[String]) -> Result<SpsaMode, String> {
             game: m.game,
             openings: m.openings,
             concurrency: m.concurrency,
-            info: nodes
-                .map(|n| format!("INFO max_node {n}"))
-                .into_iter()
-                .collect(),
+            info: max_node(nodes),
+            opponent_info: max_node(opponent_nodes),
         }),
         state: Box::new(state),
         path,

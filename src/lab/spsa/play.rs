@@ -30,6 +30,9 @@ pub struct Games {
     /// Protocol lines for the tuned engine after the standard settings
     /// (`INFO max_node N`).
     pub info: Vec<String>,
+    /// Protocol lines for the opponent after the standard settings
+    /// (`INFO max_node N`).
+    pub opponent_info: Vec<String>,
 }
 
 /// One pair's points: θ+'s and θ−'s, and games not ended by a five or a
@@ -132,10 +135,16 @@ impl Games {
                         (cmds[0].as_str(), "theta+"),
                         [&me.info[..], &me.info[..]],
                     ),
-                    Some(o) if i % 2 == 0 => {
-                        (tuned, (o.as_str(), "opponent"), [&me.info[..], &[][..]])
-                    }
-                    Some(o) => ((o.as_str(), "opponent"), tuned, [&[][..], &me.info[..]]),
+                    Some(o) if i % 2 == 0 => (
+                        tuned,
+                        (o.as_str(), "opponent"),
+                        [&me.info[..], &me.opponent_info[..]],
+                    ),
+                    Some(o) => (
+                        (o.as_str(), "opponent"),
+                        tuned,
+                        [&me.opponent_info[..], &me.info[..]],
+                    ),
                 };
                 let mut gcfg = me.game.clone();
                 if gcfg.folder.is_none() {
