@@ -854,24 +854,23 @@ impl<'a, 'b> Tree<'a, 'b> {
             } else {
                 0
             };
-            // Late-move pruning: near the horizon only the best-ordered
-            // quiet moves are tried (never a forced defence).
+            // Past the count limit (`lmp_limit`, more at PV nodes).
+            let over_count =
+                i >= lmp_limit(depth) * if pv_node { params::LMP_PV_FACTOR() } else { 1 };
             // Trivial-move pruning (`params::TRIVIAL_MAX_DEPTH`) and the
             // count limit for every move (`params::LMP_ALL`).
             if !forced && m != hash_move && best > -MATE_BOUND {
                 if depth <= params::TRIVIAL_MAX_DEPTH() && trivial(&self.pos, m) {
                     continue;
                 }
-                if params::LMP_ALL() != 0
-                    && !quiet
-                    && i >= lmp_limit(depth) * if pv_node { params::LMP_PV_FACTOR() } else { 1 }
-                {
+                if params::LMP_ALL() != 0 && !quiet && over_count {
                     continue;
                 }
             }
+            // Late-move pruning: near the horizon only the best-ordered
+            // quiet moves are tried (never a forced defence).
             if quiet && !killer && best > -MATE_BOUND {
-                let limit = lmp_limit(depth);
-                if i >= limit * if pv_node { params::LMP_PV_FACTOR() } else { 1 } {
+                if over_count {
                     continue;
                 }
                 if cuts.prune && gap >= policy_prune_gap(depth, pv_node) {
@@ -1389,9 +1388,6 @@ mod tests {
         . . . . . . . . . . . . . . .
         X . . . . . . . . . . . . . .";
 
-    /// Futility pruning, off by default: on, a quiet non-PV node far below
-    /// alpha searches its first move and no late quiet one; not far enough
-    /// below, or a PV node, searches as with it off.
     /// Trivial-move pruning and the count limit for every move, off by
     /// default: `trivial` reads both sides' classes against
     /// `TRIVIAL_CLASS`, and each knob, switched on, searches fewer nodes.
@@ -1422,17 +1418,21 @@ mod tests {
         let trivial_on = probe_played(8);
         params::set("TRIVIAL_MAX_DEPTH", 0.0).unwrap();
         params::set("TRIVIAL_CLASS", 1.0).unwrap();
+        let lmp_base = params::LMP_BASE() as f64;
         params::set("LMP_ALL", 1.0).unwrap();
         params::set("LMP_BASE", 0.0).unwrap();
         let count_on = probe_played(8);
         params::set("LMP_ALL", 0.0).unwrap();
         let count_off = probe_played(8);
-        params::set("LMP_BASE", 2.0).unwrap();
+        params::set("LMP_BASE", lmp_base).unwrap();
         assert_eq!(probe_played(8), off);
         assert!(trivial_on < off, "{trivial_on} {off}");
         assert!(count_on < count_off, "{count_on} {count_off}");
     }
 
+    /// Futility pruning, off by default: on, a quiet non-PV node far below
+    /// alpha searches its first move and no late quiet one; not far enough
+    /// below, or a PV node, searches as with it off.
     #[cfg(feature = "tune")]
     #[test]
     fn tunable_futility_pruning() {
