@@ -130,9 +130,11 @@ fn parse_line(line: &str, n: usize) -> Result<Param, String> {
             "line {n}: {name}: c_end and r_end must be positive"
         ));
     }
-    if p.is_int() && [start, min, max].iter().any(|x| x.fract() != 0.0) {
+    // θ is continuous and only the engine's values are rounded, so an integer
+    // parameter may start between integers (where an earlier run stopped).
+    if p.is_int() && [min, max].iter().any(|x| x.fract() != 0.0) {
         return Err(format!(
-            "line {n}: {name}: an integer parameter ({}) needs integer start, min and max",
+            "line {n}: {name}: an integer parameter ({}) needs integer min and max",
             p.ty
         ));
     }
@@ -187,6 +189,16 @@ mod tests {
         assert_eq!(parse(&ps[2].file_line()).unwrap()[0], ps[2]);
     }
 
+    /// A run may start where another stopped: an integer parameter's start
+    /// between integers is kept as it is, and the engine gets it rounded.
+    #[test]
+    fn an_integer_parameter_may_start_between_integers() {
+        let ps = parse("LMP_BASE, 3.2, 0, 8, 1, 0.02, usize\n").unwrap();
+        assert_eq!(ps[0].start, 3.2);
+        assert_eq!(ps[0].text(ps[0].start), "3");
+        assert_eq!(parse(&ps[0].file_line()).unwrap()[0], ps[0]);
+    }
+
     #[test]
     fn values_for_the_engine_and_for_params_rs() {
         let ps = parse("A, 5, 0, 10, 1, 0.1\nB, 2.2, 1, 4, 0.2, 0.1, f32\n").unwrap();
@@ -228,7 +240,7 @@ mod tests {
             ("A B, 5, 0, 10, 1, 0.1", "bad parameter name"),
             ("A, 5, 0, 10, 0, 0.1", "positive"),
             ("A, 5, 0, 10, 1, 0.1, i32 x", "bad type"),
-            ("A, 5.5, 0, 10, 1, 0.1, i32", "integer"),
+            ("A, 5, 0, 10.5, 1, 0.1, i32", "integer"),
             ("A, 5, 0, 10, 1, 0.1\nA, 5, 0, 10, 1, 0.1", "twice"),
             ("# nothing", "no parameters"),
         ];
