@@ -73,14 +73,13 @@ pub fn num<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
     v.parse().map_err(|_| format!("{opt}: bad number {v:?}"))
 }
 
-/// The value of `--eval` (`classic` or `net`), or an error saying what it
-/// takes.
+/// The value of `--eval` (`auto`, `classic` or `net`), or an error saying
+/// what it takes.
 pub fn eval_kind(v: Option<&str>) -> Result<EvalKind, String> {
     match v {
-        Some(v) => {
-            EvalKind::parse(v).ok_or_else(|| format!("--eval takes classic or net, got {v:?}"))
-        }
-        None => Err("--eval takes classic or net".into()),
+        Some(v) => EvalKind::parse(v)
+            .ok_or_else(|| format!("--eval takes auto, classic or net, got {v:?}")),
+        None => Err("--eval takes auto, classic or net".into()),
     }
 }
 
@@ -177,7 +176,8 @@ mod tests {
         let bad = eval_kind(Some("nnue")).unwrap_err();
         assert!(bad.contains("\"nnue\""), "{bad}");
         assert!(eval_kind(None).is_err());
-        for k in [EvalKind::Classic, EvalKind::Net] {
+        assert_eq!(eval_kind(Some("auto")), Ok(EvalKind::Auto));
+        for k in [EvalKind::Auto, EvalKind::Classic, EvalKind::Net] {
             assert_eq!(eval_kind(Some(k.name())), Ok(k));
         }
     }

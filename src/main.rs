@@ -1,7 +1,7 @@
 //! `pbrain-sente`: the Gomocup brain binary. Thin: logging to stderr, then the
 //! protocol loop (default) or a subcommand.
 //!
-//! `pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]`: the protocol
+//! `pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE]`: the protocol
 //! loop; the switches (`sente::cli::search_switch`) turn search features off
 //! or on for A/B matches in the arena (and in `bench`).
 //! `pbrain-sente bench …`: the bench (see `sente::lab::bench`).
@@ -102,16 +102,16 @@ fn param_list() -> String {
 }
 
 const USAGE: &str = "\
-usage: pbrain-sente [SWITCHES] [--eval classic|net] [--net FILE]
+usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE]
                                                     the Gomocup protocol on stdin/stdout
-       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [SWITCHES] [--eval classic|net]
+       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [SWITCHES] [--eval auto|classic|net]
                                                     bench; its node count is the signature
-       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES] [--eval classic|net]
+       pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES] [--eval auto|classic|net]
                                                     forced wins beyond 500 ms, and quiet positions
        pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
                                                     rebuild src/lab/bench/reach/reach.txt from arena records
        pbrain-sente bench threats                   the threat solver's speed
-       pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [SWITCHES] [--eval classic|net]
+       pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [SWITCHES] [--eval auto|classic|net]
                                                     depth, nodes and branching per iteration, middle games
        pbrain-sente bench depth-make --rule R GAMES.txt... [--out FILE]
                                                     rebuild the depth report's positions from arena records
@@ -132,7 +132,8 @@ SWITCHES (search features for A/B tests):
   --policy-lmr    late-move reductions also by policy score (off by default)
   --policy-prune  prune quiet moves far below the best policy score (off by default)
   --policy        all three policy switches
-  --eval E        static evaluation: classic (default) or net (the learned net)
+  --eval E        static evaluation: auto (default: the learned net in freestyle,
+                  classical under the other rules), classic or net (every rule)
   --net FILE      the net's weights from FILE instead of the built-in ones (implies --eval net)
   --param NAME=V  set a search parameter of src/brain/search/params.rs (repeatable;
                   a tuning build only: cargo build --release --features tune);

@@ -1069,6 +1069,55 @@ mod tests {
         }
     }
 
+    /// By default (`EvalKind::Auto`) each rule plays with its own
+    /// evaluation, `EvalKind::for_rule`: the same tree as that evaluation
+    /// asked for by name, the net's in freestyle (continuous game too) and
+    /// the classical one's under standard, renju and caro; `--eval classic`
+    /// and `--eval net` hold under every rule.
+    #[test]
+    fn by_default_each_rule_plays_with_its_own_evaluation() {
+        let rulesets = Rule::ALL
+            .into_iter()
+            .map(RuleSet::from)
+            .chain([RuleSet::from_bits(2)]);
+        for rules in rulesets {
+            let rule = rules.rule;
+            let mut board = Board::square(15, rules).unwrap();
+            for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7)] {
+                board.play(board.pos(x, y).unwrap());
+            }
+            let search = |eval: EvalKind| {
+                let mut e = Engine::with_options(EngineOptions {
+                    search: SearchOptions {
+                        eval,
+                        ..SearchOptions::default()
+                    },
+                    net: None,
+                });
+                e.set_memory(8 << 20);
+                let r = e
+                    .search(&board, &depth(4), &Default::default(), &mut |_| {})
+                    .unwrap();
+                let net = e.searcher_net(rule).is_some();
+                (r.nodes, r.score, r.best, net)
+            };
+            assert_eq!(SearchOptions::default().eval, EvalKind::Auto);
+            let auto = search(EvalKind::Auto);
+            let (classic, net) = (search(EvalKind::Classic), search(EvalKind::Net));
+            assert!(!classic.3 && net.3, "{rules:?}");
+            assert_ne!(
+                classic, net,
+                "{rules:?}: the two evaluations search one tree"
+            );
+            let expected = match rule {
+                Rule::Freestyle => net,
+                Rule::Standard | Rule::Renju | Rule::Caro => classic,
+            };
+            assert_eq!(auto, expected, "{rules:?}");
+            assert_eq!(EvalKind::Auto.resolve(rule), EvalKind::for_rule(rule));
+        }
+    }
+
     /// A manager-free game: position calls and `go` alternate, every move
     /// is legal and lands on the engine's board, TAKEBACK undoes it.
     #[test]

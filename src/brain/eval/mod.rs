@@ -72,20 +72,24 @@ use net::{Kernel, QuantNet};
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
 
 /// Which evaluation `Evaluator::evaluate` gives: the classical pattern
-/// score (the default), or the learned net (`net`). Threat
-/// classes and counters, which move generation, pruning and the threat
-/// solver read, are the same under both.
+/// score, the learned net (`net`), or, by default, the one its rule plays
+/// with (`EvalKind::for_rule`). Threat classes and counters, which move
+/// generation, pruning and the threat solver read, are the same under all.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvalKind {
+    /// The rule's own evaluation (`for_rule`), resolved when a board's rule
+    /// is known (`resolve`): what `pbrain-sente` plays with by default.
     #[default]
+    Auto,
     Classic,
     Net,
 }
 
 impl EvalKind {
-    /// `classic` or `net`.
+    /// `auto`, `classic` or `net`.
     pub fn parse(s: &str) -> Option<EvalKind> {
         match s {
+            "auto" => Some(EvalKind::Auto),
             "classic" => Some(EvalKind::Classic),
             "net" => Some(EvalKind::Net),
             _ => None,
@@ -96,8 +100,29 @@ impl EvalKind {
     /// says the same when it is missing or wrong).
     pub fn name(self) -> &'static str {
         match self {
+            EvalKind::Auto => "auto",
             EvalKind::Classic => "classic",
             EvalKind::Net => "net",
+        }
+    }
+
+    /// The evaluation a rule plays with by default: the net where it passed
+    /// both of its tests against the classical evaluation (an SPRT [0, 10]
+    /// in self-play at 200 ms and the match against Rapfi-classical at
+    /// 500 ms, scripts/RESULTS.md), the classical evaluation elsewhere.
+    /// Freestyle on any board (15×15 was tested; 20×20 uses the same net).
+    pub fn for_rule(rule: Rule) -> EvalKind {
+        match rule {
+            Rule::Freestyle => EvalKind::Net,
+            Rule::Standard | Rule::Renju | Rule::Caro => EvalKind::Classic,
+        }
+    }
+
+    /// `Classic` or `Net`: `Auto` resolved under `rule`, the others as they are.
+    pub fn resolve(self, rule: Rule) -> EvalKind {
+        match self {
+            EvalKind::Auto => EvalKind::for_rule(rule),
+            k => k,
         }
     }
 }
@@ -229,9 +254,10 @@ impl Evaluator {
     /// one of the board's rule, `net::embedded_net_for`; a search's
     /// evaluator is built from the net its engine holds, `with_net`).
     pub fn with_kind(board: &Board, kind: EvalKind) -> Evaluator {
-        match kind {
-            EvalKind::Classic => Evaluator::new(board),
-            EvalKind::Net => Evaluator::with_net(board, net::embedded_net_for(board.rules().rule)),
+        let rule = board.rules().rule;
+        match kind.resolve(rule) {
+            EvalKind::Net => Evaluator::with_net(board, net::embedded_net_for(rule)),
+            _ => Evaluator::new(board),
         }
     }
 

@@ -222,9 +222,10 @@ pub struct SearchOptions {
     /// and 14–26 at 300 ms per move against the version without: the
     /// solver's cost per leaf outweighs what it finds.
     pub leaf_vcf: bool,
-    /// The static evaluation: classical (default) or the learned net
-    /// (`eval::net`; which net is the searcher's `net`), for A/B matches
-    /// until one wins.
+    /// The static evaluation: by default the rule's own (`EvalKind::Auto`:
+    /// the learned net in freestyle, classical under the other rules), or
+    /// either one forced (`--eval classic|net`; which net is the searcher's
+    /// `net`).
     pub eval: EvalKind,
     /// Order moves by the learned policy (`search::policy`) instead of the
     /// static threat score (`pbrain-sente --policy-order`). Off: on trial.
@@ -242,7 +243,7 @@ impl Default for SearchOptions {
         SearchOptions {
             root_threats: true,
             leaf_vcf: false,
-            eval: EvalKind::Classic,
+            eval: EvalKind::Auto,
             policy_order: false,
             policy_lmr: false,
             policy_prune: false,
@@ -454,12 +455,13 @@ impl Searcher {
         self.tt.hashfull()
     }
 
-    /// The net a search under `rule` evaluates with: None under
-    /// `EvalKind::Classic`, else `net` or the rule's embedded one.
+    /// The net a search under `rule` evaluates with: None where the
+    /// options' evaluation resolves to classical under `rule`, else `net`
+    /// or the rule's embedded one.
     pub fn eval_net(&self, rule: Rule) -> Option<Arc<QuantNet>> {
-        match self.options.eval {
-            EvalKind::Classic => None,
+        match self.options.eval.resolve(rule) {
             EvalKind::Net => Some(self.net.clone().unwrap_or_else(|| embedded_net_for(rule))),
+            _ => None,
         }
     }
 

@@ -26,7 +26,7 @@ use crate::brain::eval::Evaluator;
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::game::{Board, Pos};
 use crate::brain::search::Cutoffs;
-use crate::brain::types::{score_text, RuleSet};
+use crate::brain::types::{score_text, Rule, RuleSet};
 use crate::cli::{eval_kind, search_switch, set_param};
 use setup::BENCH_TT_BYTES;
 
@@ -268,10 +268,10 @@ fn run_all_with(
     }
 }
 
-/// Search every position to `depth` (the signature run, with the classical
-/// evaluation).
+/// Search every position to `depth` (the signature run, with each rule's
+/// own evaluation, `EvalKind::Auto`, as the engine plays by default).
 pub fn run_bench(depth: u32) -> BenchReport {
-    run_bench_eval(depth, EvalKind::Classic)
+    run_bench_eval(depth, EvalKind::Auto)
 }
 
 /// `run_bench` with the evaluation `eval`.
@@ -466,12 +466,12 @@ fn print_report(r: &BenchReport) {
     );
 }
 
-/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | threats | reach … | depth …] [--eval classic|net]`;
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | threats | reach … | depth …] [--eval auto|classic|net]`;
 /// `args` are the words after `bench`. Returns the process exit code.
-/// `--eval net` runs the depth, time, threads, eval, reach and depth-report benches with the
-/// net (the signature is the classical evaluation's).
+/// `--eval classic|net` runs the depth, time, threads, eval, reach and depth-report benches with
+/// that evaluation under every rule (the signature is the default's, `auto`: each rule's own).
 pub fn main_bench(args: &[String]) -> i32 {
-    let mut eval = EvalKind::Classic;
+    let mut eval = EvalKind::Auto;
     let mut o = SearchOptions::default();
     let mut rest = Vec::new();
     let mut it = args.iter().filter(|a| !search_switch(&mut o, a));
@@ -495,10 +495,21 @@ pub fn main_bench(args: &[String]) -> i32 {
             rest.push(a.clone());
         }
     }
-    if eval == EvalKind::Net {
+    if eval != EvalKind::Classic {
         let q = crate::brain::eval::net::embedded_net();
+        let scope = match eval {
+            EvalKind::Auto => {
+                let nets: Vec<&str> = Rule::ALL
+                    .into_iter()
+                    .filter(|&r| EvalKind::for_rule(r) == EvalKind::Net)
+                    .map(Rule::name)
+                    .collect();
+                format!(" under {}; classical elsewhere", nets.join(", "))
+            }
+            _ => String::new(),
+        };
         println!(
-            "Evaluation      : net f={} h={}, kernel {}",
+            "Evaluation      : net f={} h={}, kernel {}{scope}",
             q.f,
             q.hidden(),
             q.kernel().name()
@@ -514,7 +525,7 @@ pub fn main_bench(args: &[String]) -> i32 {
     }
     let args = &rest[..];
     let first = args.first().map(String::as_str);
-    if eval != EvalKind::Classic
+    if eval != EvalKind::Auto
         && matches!(
             first,
             Some(
@@ -619,7 +630,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE] | depth [--ms MS]... [--out FILE] | depth-make --rule R GAMES.txt... [--out FILE] | first-move [--engine PATH]... [--rounds N] [--turn MS]] [--eval classic|net]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE] | depth [--ms MS]... [--out FILE] | depth-make --rule R GAMES.txt... [--out FILE] | first-move [--engine PATH]... [--rounds N] [--turn MS]] [--eval auto|classic|net]");
                 2
             }
         },

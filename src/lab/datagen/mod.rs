@@ -76,7 +76,8 @@ pub struct Config {
     /// Recorded moves at most; then the game is a draw.
     pub max_plies: usize,
     /// The searches' evaluation (`--eval net`: data from the net's own
-    /// play, the next round of its training).
+    /// play, the next round of its training; classical unless asked, so a
+    /// round's recipe means the same whatever the engine's default).
     pub eval: EvalKind,
     /// The net `--eval net` plays with and its file's FNV-1a 64
     /// (`--net FILE`: any round's weights, so a round's data can be rebuilt
@@ -418,9 +419,9 @@ pub fn run(
     let mut engine = player(cfg.rules, cfg.eval);
     engine.set_net(cfg.net.as_ref().map(|(q, _)| q.clone()));
     let mut other = (cfg.mix > 0).then(|| {
-        let eval = match cfg.eval {
+        let eval = match cfg.eval.resolve(cfg.rules.rule) {
             EvalKind::Net => EvalKind::Classic,
-            EvalKind::Classic => EvalKind::Net,
+            _ => EvalKind::Net,
         };
         player(cfg.rules, eval)
     });
@@ -457,10 +458,10 @@ pub fn run(
 /// The header's note of what the games were played with: `eval=classic`,
 /// `eval=net net=embedded` or `eval=net net=<the file's fnv1a64>`.
 fn eval_text(cfg: &Config) -> String {
-    let eval = match (cfg.eval, &cfg.net) {
-        (EvalKind::Classic, _) => "eval=classic".into(),
+    let eval = match (cfg.eval.resolve(cfg.rules.rule), &cfg.net) {
         (EvalKind::Net, None) => "eval=net net=embedded".into(),
         (EvalKind::Net, Some((_, h))) => format!("eval=net net={h:016x}"),
+        _ => "eval=classic".into(),
     };
     match cfg.mix {
         0 => eval,

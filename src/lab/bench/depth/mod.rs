@@ -22,7 +22,7 @@ pub mod suite;
 use crate::lab::bench::reach::run::Limit;
 use suite::{first_per_rule, positions, tsv, DEFAULT_MS};
 
-pub const USAGE: &str = "usage: pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [--eval classic|net] [SWITCHES]";
+pub const USAGE: &str = "usage: pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [--eval auto|classic|net] [SWITCHES]";
 
 /// `bench depth [--ms MS]... [--per-rule N] [--out FILE]` (the first N
 /// positions of each rule; TSV of every iteration to FILE) and `bench depth-make …`
