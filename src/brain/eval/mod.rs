@@ -125,6 +125,12 @@ impl EvalKind {
             k => k,
         }
     }
+
+    /// Whether a search under `rule` evaluates with a net (`resolve` gives
+    /// `Net`); false means the classical evaluation.
+    pub fn uses_net(self, rule: Rule) -> bool {
+        self.resolve(rule) == EvalKind::Net
+    }
 }
 
 /// Nibble code of a line: the `Pattern` (0..=10), or `DOUBLE_FOUR_CODE`
@@ -255,9 +261,10 @@ impl Evaluator {
     /// evaluator is built from the net its engine holds, `with_net`).
     pub fn with_kind(board: &Board, kind: EvalKind) -> Evaluator {
         let rule = board.rules().rule;
-        match kind.resolve(rule) {
-            EvalKind::Net => Evaluator::with_net(board, net::embedded_net_for(rule)),
-            _ => Evaluator::new(board),
+        if kind.uses_net(rule) {
+            Evaluator::with_net(board, net::embedded_net_for(rule))
+        } else {
+            Evaluator::new(board)
         }
     }
 

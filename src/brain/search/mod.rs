@@ -459,10 +459,10 @@ impl Searcher {
     /// options' evaluation resolves to classical under `rule`, else `net`
     /// or the rule's embedded one.
     pub fn eval_net(&self, rule: Rule) -> Option<Arc<QuantNet>> {
-        match self.options.eval.resolve(rule) {
-            EvalKind::Net => Some(self.net.clone().unwrap_or_else(|| embedded_net_for(rule))),
-            _ => None,
-        }
+        self.options
+            .eval
+            .uses_net(rule)
+            .then(|| self.net.clone().unwrap_or_else(|| embedded_net_for(rule)))
     }
 
     /// The opponent's forced win (a VCF, else a VCT, within `nodes` solver

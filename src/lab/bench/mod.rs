@@ -306,9 +306,10 @@ pub fn run_timed_threads(ms: u64, threads: usize, eval: EvalKind) -> BenchReport
 
 /// `bench pages [DEPTH [MB]]`: the depth bench with a table of MB
 /// megabytes (a game's size by default), with the table on 4 KiB pages
-/// and on huge pages (`hugepages`), alternately `rounds` times each.
+/// and on huge pages (`hugepages`), alternately `rounds` times each,
+/// every search with `eval` (each position's rule's own by default).
 /// Returns the nodes/s of each round, small pages first in each pair.
-pub fn pages_speed(depth: u32, mb: usize, rounds: usize) -> Vec<(f64, f64)> {
+pub fn pages_speed(depth: u32, mb: usize, rounds: usize, eval: EvalKind) -> Vec<(f64, f64)> {
     let limits = || Limits {
         max_depth: Some(depth),
         ..Limits::default()
@@ -318,7 +319,7 @@ pub fn pages_speed(depth: u32, mb: usize, rounds: usize) -> Vec<(f64, f64)> {
             let mut pair = [0.0; 2];
             for (i, huge) in [false, true].into_iter().enumerate() {
                 crate::brain::hugepages::set_enabled(huge);
-                pair[i] = run_all_with(limits, 1, mb << 20, EvalKind::Classic).nps();
+                pair[i] = run_all_with(limits, 1, mb << 20, eval).nps();
             }
             crate::brain::hugepages::set_enabled(true);
             (pair[0], pair[1])
@@ -529,8 +530,7 @@ pub fn main_bench(args: &[String]) -> i32 {
         && matches!(
             first,
             Some(
-                "pages"
-                    | "reach-make"
+                "reach-make"
                     | "reach-claims"
                     | "depth-make"
                     | "net-random"
@@ -540,7 +540,7 @@ pub fn main_bench(args: &[String]) -> i32 {
         )
     {
         eprintln!(
-            "pbrain-sente bench: --eval applies to the depth, time, threads, eval, reach and depth benches"
+            "pbrain-sente bench: --eval applies to the depth, time, threads, pages, eval, reach and depth benches"
         );
         return 2;
     }
@@ -585,7 +585,7 @@ pub fn main_bench(args: &[String]) -> i32 {
         Some("pages") => {
             let depth = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(11u32);
             let mb = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(155usize);
-            let rounds = pages_speed(depth.clamp(1, 60), mb.clamp(1, 4096), 3);
+            let rounds = pages_speed(depth.clamp(1, 60), mb.clamp(1, 4096), 3, eval);
             println!(
                 "{:<8} {:>14} {:>14} {:>7}",
                 "round", "4 KiB pages", "huge pages", "ratio"
@@ -647,7 +647,7 @@ mod tests {
     /// two positive rates, and afterwards huge pages are asked for again.
     #[test]
     fn pages_speed_times_both_ways() {
-        let rounds = pages_speed(2, 3, 2);
+        let rounds = pages_speed(2, 3, 2, EvalKind::Classic);
         assert_eq!(rounds.len(), 2);
         assert!(
             rounds.iter().all(|&(s, h)| s > 0.0 && h > 0.0),

@@ -419,9 +419,10 @@ pub fn run(
     let mut engine = player(cfg.rules, cfg.eval);
     engine.set_net(cfg.net.as_ref().map(|(q, _)| q.clone()));
     let mut other = (cfg.mix > 0).then(|| {
-        let eval = match cfg.eval.resolve(cfg.rules.rule) {
-            EvalKind::Net => EvalKind::Classic,
-            _ => EvalKind::Net,
+        let eval = if cfg.eval.uses_net(cfg.rules.rule) {
+            EvalKind::Classic
+        } else {
+            EvalKind::Net
         };
         player(cfg.rules, eval)
     });
@@ -458,10 +459,10 @@ pub fn run(
 /// The header's note of what the games were played with: `eval=classic`,
 /// `eval=net net=embedded` or `eval=net net=<the file's fnv1a64>`.
 fn eval_text(cfg: &Config) -> String {
-    let eval = match (cfg.eval.resolve(cfg.rules.rule), &cfg.net) {
-        (EvalKind::Net, None) => "eval=net net=embedded".into(),
-        (EvalKind::Net, Some((_, h))) => format!("eval=net net={h:016x}"),
-        _ => "eval=classic".into(),
+    let eval = match (cfg.eval.uses_net(cfg.rules.rule), &cfg.net) {
+        (true, None) => "eval=net net=embedded".into(),
+        (true, Some((_, h))) => format!("eval=net net={h:016x}"),
+        (false, _) => "eval=classic".into(),
     };
     match cfg.mix {
         0 => eval,
