@@ -1072,7 +1072,7 @@ mod tests {
     /// By default (`EvalKind::Auto`) each rule plays with its own
     /// evaluation, `EvalKind::for_rule`: the same tree as that evaluation
     /// asked for by name, the net's in freestyle (continuous game too) and
-    /// the classical one's under standard, renju and caro; `--eval classic`
+    /// renju, the classical one's under standard and caro; `--eval classic`
     /// and `--eval net` hold under every rule.
     #[test]
     fn by_default_each_rule_plays_with_its_own_evaluation() {
@@ -1110,8 +1110,8 @@ mod tests {
                 "{rules:?}: the two evaluations search one tree"
             );
             let expected = match rule {
-                Rule::Freestyle => net,
-                Rule::Standard | Rule::Renju | Rule::Caro => classic,
+                Rule::Freestyle | Rule::Renju => net,
+                Rule::Standard | Rule::Caro => classic,
             };
             assert_eq!(auto, expected, "{rules:?}");
             assert_eq!(EvalKind::Auto.resolve(rule), EvalKind::for_rule(rule));

@@ -109,12 +109,14 @@ impl EvalKind {
     /// The evaluation a rule plays with by default: the net where it passed
     /// both of its tests against the classical evaluation (an SPRT [0, 10]
     /// in self-play at 200 ms and the match against Rapfi-classical at
-    /// 500 ms, scripts/RESULTS.md), the classical evaluation elsewhere.
-    /// Freestyle on any board (15×15 was tested; 20×20 uses the same net).
+    /// 500 ms, scripts/RESULTS.md), the classical evaluation elsewhere:
+    /// the net in freestyle on any board (15×15 and 20×20 were tested) and
+    /// renju; classical under standard (its SPRT passed, Rapfi disagreed)
+    /// and caro (untested).
     pub fn for_rule(rule: Rule) -> EvalKind {
         match rule {
-            Rule::Freestyle => EvalKind::Net,
-            Rule::Standard | Rule::Renju | Rule::Caro => EvalKind::Classic,
+            Rule::Freestyle | Rule::Renju => EvalKind::Net,
+            Rule::Standard | Rule::Caro => EvalKind::Classic,
         }
     }
 
