@@ -502,7 +502,7 @@ pub fn main_bench(args: &[String]) -> i32 {
             EvalKind::Auto => {
                 let nets: Vec<&str> = Rule::ALL
                     .into_iter()
-                    .filter(|&r| EvalKind::for_rule(r) == EvalKind::Net)
+                    .filter(|&r| eval.uses_net(r))
                     .map(Rule::name)
                     .collect();
                 format!(" under {}; classical elsewhere", nets.join(", "))
