@@ -132,8 +132,8 @@ SWITCHES (search features for A/B tests):
   --policy-lmr    late-move reductions also by policy score (off by default)
   --policy-prune  prune quiet moves far below the best policy score (off by default)
   --policy        all three policy switches
-  --eval E        static evaluation: auto (default: the learned net in freestyle
-                  and renju, classical under standard and caro), classic or net (every rule)
+  --eval E        static evaluation: auto (default: the learned net in freestyle,
+                  standard and renju, classical under caro), classic or net (every rule)
   --net FILE      the net's weights from FILE instead of the built-in ones (implies --eval net)
   --param NAME=V  set a search parameter of src/brain/search/params.rs (repeatable;
                   a tuning build only: cargo build --release --features tune);

@@ -110,13 +110,14 @@ impl EvalKind {
     /// both of its tests against the classical evaluation (an SPRT [0, 10]
     /// in self-play at 200 ms and the match against Rapfi-classical at
     /// 500 ms, scripts/RESULTS.md), the classical evaluation elsewhere:
-    /// the net in freestyle on any board (15×15 and 20×20 were tested) and
-    /// renju; classical under standard (its SPRT passed, Rapfi disagreed)
-    /// and caro (untested).
+    /// the net in freestyle on any board (15×15 and 20×20 were tested),
+    /// standard (its SPRT passed; against Rapfi level with classical over
+    /// 200 games each, no worse) and renju; classical under caro
+    /// (untested).
     pub fn for_rule(rule: Rule) -> EvalKind {
         match rule {
-            Rule::Freestyle | Rule::Renju => EvalKind::Net,
-            Rule::Standard | Rule::Caro => EvalKind::Classic,
+            Rule::Freestyle | Rule::Standard | Rule::Renju => EvalKind::Net,
+            Rule::Caro => EvalKind::Classic,
         }
     }
 

@@ -223,8 +223,8 @@ pub struct SearchOptions {
     /// solver's cost per leaf outweighs what it finds.
     pub leaf_vcf: bool,
     /// The static evaluation: by default the rule's own (`EvalKind::Auto`:
-    /// the learned net in freestyle and renju, classical under standard
-    /// and caro), or either one forced (`--eval classic|net`; which net is the
+    /// the learned net in freestyle, standard and renju, classical under
+    /// caro), or either one forced (`--eval classic|net`; which net is the
     /// searcher's `net`).
     pub eval: EvalKind,
     /// Order moves by the learned policy (`search::policy`) instead of the
