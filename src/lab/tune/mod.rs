@@ -90,6 +90,9 @@ pub fn main_tune(args: &[String]) -> i32 {
     if args.first().map(String::as_str) == Some("net") {
         return net::main_net(&args[1..]);
     }
+    if args.first().map(String::as_str) == Some("policy-head") {
+        return policy::nethead::main_head(&args[1..]);
+    }
     if args.first().map(String::as_str) == Some("policy") {
         return policy::main_policy(&args[1..]);
     }

@@ -49,6 +49,19 @@ impl Samples {
     /// move with two or more candidates, the move among them. Returns the
     /// positions added.
     pub fn add_game(&mut self, g: &GameRecord, id: u32) -> usize {
+        self.add_game_with(g, id, &mut |_, _, _| {})
+    }
+
+    /// `add_game`, calling `each(position, candidate, k)` for every
+    /// candidate added, in order (`k`: its index among its position's
+    /// candidates), for features kept beside these (the net head's in
+    /// `nethead`).
+    pub fn add_game_with(
+        &mut self,
+        g: &GameRecord,
+        id: u32,
+        each: &mut dyn FnMut(&Position, Pos, usize),
+    ) -> usize {
         if self.starts.is_empty() {
             self.starts.push(0);
         }
@@ -67,6 +80,10 @@ impl Samples {
                 if let Some(t) = moves.iter().position(|&c| c == mv) {
                     if moves.len() >= 2 {
                         self.push(&pos, &moves, t, id, forced);
+                        moves
+                            .iter()
+                            .enumerate()
+                            .for_each(|(k, &m)| each(&pos, m, k));
                         added += 1;
                     }
                 }

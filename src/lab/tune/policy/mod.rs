@@ -15,6 +15,7 @@
 pub mod codegen;
 pub mod data;
 pub mod fit;
+pub mod nethead;
 
 use crate::brain::search::policy::{table_weights, POLICY_UNIT, WEIGHTS};
 use crate::cli::{num, value};
