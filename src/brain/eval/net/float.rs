@@ -8,16 +8,23 @@ use crate::brain::eval::Evaluator;
 use crate::brain::game::board::Board;
 use crate::brain::types::Color;
 
-/// `h(p)` for one cell's keys, added into `pool` (floats, the reference).
-fn add_cell_f32(w: &NetWeights, keys: &[u16; KEYS_PER_CELL], pool: &mut [f32]) {
+/// `h(p)` for one cell's keys, `clamp(bias + Σ rows, 0, 1)` (floats, the
+/// reference): `each(j, h_j)` for the F values in order.
+#[inline]
+pub fn cell_h_f32(w: &NetWeights, keys: &[u16; KEYS_PER_CELL], mut each: impl FnMut(usize, f32)) {
     let f = w.f;
-    for (j, slot) in pool.iter_mut().enumerate() {
+    for j in 0..f {
         let mut a = w.bias[j];
         for &k in keys {
             a += w.embed[k as usize * f + j];
         }
-        *slot += a.clamp(0.0, 1.0);
+        each(j, a.clamp(0.0, 1.0));
     }
+}
+
+/// `h(p)` for one cell's keys, added into `pool`.
+fn add_cell_f32(w: &NetWeights, keys: &[u16; KEYS_PER_CELL], pool: &mut [f32]) {
+    cell_h_f32(w, keys, |j, h| pool[j] += h);
 }
 
 /// The head on the pooled inputs `x = [pool_stm, pool_opp]` (2f values,

@@ -26,7 +26,7 @@
 
 use super::data::{held_out, Samples};
 use super::{agreement, unit_score};
-use crate::brain::eval::net::{cell_keys, embedded_for, pooled_f32, NetWeights};
+use crate::brain::eval::net::{cell_h_f32, cell_keys, embedded_for, pooled_f32, NetWeights};
 use crate::brain::game::board::Pos;
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::search::movegen::Position;
@@ -56,14 +56,9 @@ fn push_h(
     own: crate::brain::types::Color,
     out: &mut Vec<u8>,
 ) {
-    let keys = cell_keys(&pos.ev, p, own);
-    for j in 0..w.f {
-        let mut a = w.bias[j];
-        for &k in &keys {
-            a += w.embed[k as usize * w.f + j];
-        }
-        out.push((a.clamp(0.0, 1.0) * 255.0).round() as u8);
-    }
+    cell_h_f32(w, &cell_keys(&pos.ev, p, own), |_, h| {
+        out.push((h * 255.0).round() as u8)
+    });
 }
 
 impl HeadData {
