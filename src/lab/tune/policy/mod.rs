@@ -20,7 +20,7 @@ pub mod nethead;
 use crate::brain::search::policy::{table_weights, POLICY_UNIT, WEIGHTS};
 use crate::cli::{num, value};
 
-use crate::lab::datagen::record::read_file;
+use crate::lab::datagen::record::{read_file, GameRecord};
 use data::{held_out, target_rank, Samples};
 use fit::{fit, nll, FitOptions};
 
@@ -47,6 +47,45 @@ pub fn to_units(w: &[f64]) -> Vec<i32> {
 /// The policy score of candidate `c` under integer weights `u`.
 pub fn unit_score(s: &Samples, c: usize, u: &[i32]) -> i64 {
     s.feats[c].iter().map(|&k| u[k as usize] as i64).sum()
+}
+
+/// Read the records of `files` in order and hand each game with its
+/// number to `add`, which returns how many positions are held so far;
+/// stops once that reaches `max_positions`. Returns the games added.
+pub fn load_games(
+    files: &[String],
+    max_positions: usize,
+    add: &mut dyn FnMut(&GameRecord, u32) -> usize,
+) -> Result<u32, String> {
+    let (mut games, mut held) = (0u32, 0usize);
+    for f in files {
+        let gs = read_file(f).map_err(|e| format!("{f}: {e}"))?;
+        for g in &gs {
+            if held >= max_positions {
+                return Ok(games);
+            }
+            held = add(g, games);
+            games += 1;
+        }
+    }
+    Ok(games)
+}
+
+/// The positions of `s` split by their games into (fitting, held out):
+/// about `percent` % of the games held out, chosen by `seed`.
+pub fn split(s: &Samples, seed: u64, percent: u64) -> (Vec<u32>, Vec<u32>) {
+    (0..s.len() as u32).partition(|&i| !held_out(s.game[i as usize], seed, percent))
+}
+
+/// The held-out positions `test` as the report's three rows: all, those
+/// whose candidates answer no threat, and those that do.
+pub fn subsets(s: &Samples, test: &[u32]) -> [(&'static str, Vec<u32>); 3] {
+    let (forced, unforced) = test.iter().partition(|&&i| s.forced[i as usize]);
+    [
+        ("all", test.to_vec()),
+        ("unforced", unforced),
+        ("forced", forced),
+    ]
 }
 
 /// Gaps (logits below the position's best policy score) the report
@@ -132,31 +171,17 @@ pub fn main_policy(args: &[String]) -> i32 {
         return 2;
     }
     let mut s = Samples::default();
-    let mut games = 0u32;
-    'files: for f in &files {
-        let gs = match read_file(f) {
-            Ok(g) => g,
-            Err(e) => {
-                eprintln!("tune policy: {f}: {e}");
-                return 1;
-            }
-        };
-        for g in &gs {
-            if s.len() >= max_positions {
-                break 'files;
-            }
-            s.add_game(g, games);
-            games += 1;
+    let games = match load_games(&files, max_positions, &mut |g, id| {
+        s.add_game(g, id);
+        s.len()
+    }) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("tune policy: {e}");
+            return 1;
         }
-    }
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for i in 0..s.len() {
-        if held_out(s.game[i], o.seed, holdout) {
-            test.push(i as u32);
-        } else {
-            train.push(i as u32);
-        }
-    }
+    };
+    let (train, test) = split(&s, o.seed, holdout);
     let cands = s.feats.len();
     println!(
         "games {games}, positions {} ({:.1} candidates each), {} for fitting, {} held out ({} games in {holdout} %)",
@@ -194,23 +219,7 @@ pub fn main_policy(args: &[String]) -> i32 {
         .iter()
         .map(|&u| u as f64 / POLICY_UNIT as f64)
         .collect();
-    let subsets: [(&str, Vec<u32>); 3] = [
-        ("all", test.clone()),
-        (
-            "unforced",
-            test.iter()
-                .copied()
-                .filter(|&i| !s.forced[i as usize])
-                .collect(),
-        ),
-        (
-            "forced",
-            test.iter()
-                .copied()
-                .filter(|&i| s.forced[i as usize])
-                .collect(),
-        ),
-    ];
+    let subsets = subsets(&s, &test);
     let mut about = vec![format!(
         "Fit: {games} games from {}, {} positions ({} held out), seed {}, {} epochs, lr {}, l2 {}.",
         files

@@ -24,15 +24,14 @@
 //! pattern policy (whose ordering lost games, RESULTS.md) is not worth a
 //! place in the search.
 
-use super::data::{held_out, Samples};
-use super::{agreement, unit_score};
+use super::data::Samples;
+use super::{agreement, load_games, split, subsets, unit_score};
 use crate::brain::eval::net::{cell_h_f32, cell_keys, embedded_for, pooled_f32, NetWeights};
 use crate::brain::game::board::Pos;
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::search::movegen::Position;
 use crate::brain::search::policy::{table_weights, POLICY_UNIT};
 use crate::cli::{num, parse_rule, value};
-use crate::lab::datagen::record::read_file;
 
 /// Candidates with their head inputs beside `Samples`: per candidate `2f`
 /// bytes, `h · 255` rounded, the side to move's half first.
@@ -40,7 +39,8 @@ pub struct HeadData {
     pub s: Samples,
     pub f: usize,
     pub x: Vec<u8>,
-    /// The pattern policy's score of each candidate, in logits.
+    /// The pattern policy's score of each candidate, in logits: derived
+    /// from `s.feats` by `derive_pattern` once the games are in.
     pub pat: Vec<f32>,
     /// Per position its pooled inputs (`eval::net::pooled_f32`, 2f values).
     pub pool: Vec<f32>,
@@ -74,14 +74,14 @@ impl HeadData {
     }
 
     /// Add game `g` (number `id`): `Samples::add_game` and each
-    /// candidate's head inputs and pattern score.
+    /// candidate's head inputs.
     pub fn add_game(
         &mut self,
         w: &NetWeights,
         g: &crate::lab::datagen::record::GameRecord,
         id: u32,
     ) {
-        let (x, pat, pool, owner) = (&mut self.x, &mut self.pat, &mut self.pool, &mut self.owner);
+        let (x, pool, owner) = (&mut self.x, &mut self.pool, &mut self.owner);
         let f2 = 2 * w.f;
         self.s.add_game_with(g, id, &mut |pos, p, k| {
             let stm = pos.stm();
@@ -91,10 +91,17 @@ impl HeadData {
             owner.push((pool.len() / f2 - 1) as u32);
             push_h(w, pos, p, stm, x);
             push_h(w, pos, p, stm.opposite(), x);
-            let sc = crate::brain::search::policy::score(pos.board, &pos.ev, p, stm);
-            pat.push(sc as f32 / POLICY_UNIT as f32);
         });
-        debug_assert_eq!(self.pat.len(), self.s.cell.len());
+    }
+
+    /// Each candidate's pattern policy score (in logits) from its
+    /// features under the generated tables: the sum the search makes
+    /// (`policy::score`).
+    pub fn derive_pattern(&mut self) {
+        let units = table_weights();
+        self.pat = (0..self.s.cell.len())
+            .map(|c| unit_score(&self.s, c, &units) as f32 / POLICY_UNIT as f32)
+            .collect();
     }
 
     fn xs(&self, c: usize) -> &[u8] {
@@ -198,17 +205,22 @@ fn head(d: &HeadData, form: Form, p: &[f32], c: usize, grad: Option<(&mut [f32],
     out
 }
 
+/// The logits of position `i`'s candidates under the head `p`, into `lg`;
+/// returns their log-sum-exp (the softmax's log-normaliser).
+fn logits(d: &HeadData, form: Form, p: &[f32], i: usize, lg: &mut Vec<f32>) -> f32 {
+    lg.clear();
+    lg.extend(d.s.range(i).map(|c| head(d, form, p, c, None)));
+    let m = lg.iter().copied().fold(f32::MIN, f32::max);
+    m + lg.iter().map(|v| (v - m).exp()).sum::<f32>().ln()
+}
+
 /// Mean negative log-likelihood of the chosen moves of positions `idx`.
 pub fn nll(d: &HeadData, form: Form, p: &[f32], idx: &[u32]) -> f64 {
     let mut sum = 0.0f64;
     let mut lg = Vec::new();
     for &i in idx {
-        let r = d.s.range(i as usize);
-        lg.clear();
-        lg.extend(r.clone().map(|c| head(d, form, p, c, None)));
-        let m = lg.iter().copied().fold(f32::MIN, f32::max);
-        let z: f32 = lg.iter().map(|v| (v - m).exp()).sum();
-        sum += (z.ln() + m - lg[d.s.target[i as usize] as usize]) as f64;
+        let lse = logits(d, form, p, i as usize, &mut lg);
+        sum += (lse - lg[d.s.target[i as usize] as usize]) as f64;
     }
     sum / idx.len().max(1) as f64
 }
@@ -245,14 +257,10 @@ pub fn fit(d: &HeadData, form: Form, train: &[u32], epochs: usize, lr: f32, seed
         for chunk in order.chunks(batch) {
             grad.iter_mut().for_each(|g| *g = 0.0);
             for &i in chunk {
-                let r = d.s.range(i as usize);
-                lg.clear();
-                lg.extend(r.clone().map(|c| head(d, form, &p, c, None)));
-                let m = lg.iter().copied().fold(f32::MIN, f32::max);
-                let z: f32 = lg.iter().map(|v| (v - m).exp()).sum();
+                let lse = logits(d, form, &p, i as usize, &mut lg);
                 let tg = d.s.target[i as usize] as usize;
-                for (k, c) in r.enumerate() {
-                    let g = ((lg[k] - m).exp() / z - (k == tg) as u8 as f32) / chunk.len() as f32;
+                for (k, c) in d.s.range(i as usize).enumerate() {
+                    let g = ((lg[k] - lse).exp() - (k == tg) as u8 as f32) / chunk.len() as f32;
                     head(d, form, &p, c, Some((&mut grad, g)));
                 }
             }
@@ -332,31 +340,18 @@ pub fn main_head(args: &[String]) -> i32 {
         return 1;
     }
     let mut d = HeadData::new(&w);
-    let mut games = 0u32;
-    'files: for f in &files {
-        let gs = match read_file(f) {
-            Ok(g) => g,
-            Err(e) => {
-                eprintln!("tune policy-head: {f}: {e}");
-                return 1;
-            }
-        };
-        for g in &gs {
-            if d.s.len() >= max_positions {
-                break 'files;
-            }
-            d.add_game(&w, g, games);
-            games += 1;
+    let games = match load_games(&files, max_positions, &mut |g, id| {
+        d.add_game(&w, g, id);
+        d.s.len()
+    }) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("tune policy-head: {e}");
+            return 1;
         }
-    }
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for i in 0..d.s.len() {
-        if held_out(d.s.game[i], seed, holdout) {
-            test.push(i as u32);
-        } else {
-            train.push(i as u32);
-        }
-    }
+    };
+    d.derive_pattern();
+    let (train, test) = split(&d.s, seed, holdout);
     println!(
         "games {games}, positions {} ({:.1} candidates each), {} fitted, {} held out; net f {}",
         d.s.len(),
@@ -369,23 +364,7 @@ pub fn main_head(args: &[String]) -> i32 {
         eprintln!("tune policy-head: too few positions");
         return 1;
     }
-    let subsets: Vec<(&str, Vec<u32>)> = vec![
-        ("all", test.clone()),
-        (
-            "unforced",
-            test.iter()
-                .copied()
-                .filter(|&i| !d.s.forced[i as usize])
-                .collect(),
-        ),
-        (
-            "forced",
-            test.iter()
-                .copied()
-                .filter(|&i| d.s.forced[i as usize])
-                .collect(),
-        ),
-    ];
+    let subsets = subsets(&d.s, &test);
     let units = table_weights();
     let row = |name: &str, score: &dyn Fn(usize) -> i64, loss: &dyn Fn(&[u32]) -> f64| {
         let mut line = format!("{name:<20}");
@@ -465,7 +444,9 @@ mod tests {
             .unwrap()
             .unwrap();
         d.add_game(&w, &g, 0);
+        d.derive_pattern();
         assert!(d.s.len() >= 2);
+        assert_eq!(d.pat.len(), d.s.cell.len());
         assert_eq!(d.x.len(), d.s.cell.len() * 2 * d.f);
         assert!(
             d.x.iter().any(|&b| b > 0 && b < 255),
