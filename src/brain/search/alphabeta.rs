@@ -87,8 +87,9 @@ use std::time::Instant;
 
 use crate::brain::eval::weights::Class;
 use crate::brain::game::board::Pos;
-use crate::brain::types::{mate_in, mated_in, Depth, Score, INFINITE, MATE_BOUND, ONE_PLY};
+use crate::brain::types::{mate_in, mated_in, Color, Depth, Score, INFINITE, MATE_BOUND, ONE_PLY};
 
+use super::evalcache::EvalCache;
 use super::movegen::{four_three_defences, generate, unforced, Gen, Position};
 use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY};
 use super::params;
@@ -347,14 +348,36 @@ pub struct Tree<'a, 'b> {
     /// Per ply: the node's static score if it is unforced, else `NO_EV`
     /// (kept only with `params::LMR_NOT_IMPROVING` on).
     static_ev: Vec<Score>,
+    /// The net's scores by position (`evalcache`), and whether they are
+    /// asked for (only when the net evaluates).
+    ecache: &'a mut EvalCache,
+    use_ecache: bool,
 }
 
 impl<'a, 'b> Tree<'a, 'b> {
+    /// The static score of the position for `stm`, the side to move (the
+    /// position's hash covers it): the evaluator's, through the cache when
+    /// the net evaluates.
+    #[inline]
+    pub(super) fn static_eval(&mut self, stm: Color) -> Score {
+        if !self.use_ecache {
+            return self.pos.ev.evaluate(stm);
+        }
+        let key = self.pos.board.hash();
+        if let Some(v) = self.ecache.probe(key) {
+            return v;
+        }
+        let v = self.pos.ev.evaluate(stm);
+        self.ecache.store(key, v);
+        v
+    }
+
     pub fn new(
         pos: Position<'b>,
         tt: &'a Tt,
         ord: &'a mut Ordering,
         threat: &'a mut ThreatSolver,
+        ecache: &'a mut EvalCache,
         limits: TreeLimits<'a>,
     ) -> Self {
         let net = pos.ev.net().is_some();
@@ -396,6 +419,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             q_delta,
             cut: vec![false; MAX_PLY + 2],
             static_ev: vec![NO_EV; MAX_PLY + 2],
+            use_ecache: net && ecache.enabled(),
+            ecache,
         }
     }
 
@@ -555,7 +580,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.pos.ev.evaluate(stm);
+            return self.static_eval(stm);
         }
         // Mate-distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -632,7 +657,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         let mut not_improving = false;
         if params::LMR_NOT_IMPROVING() != 0 {
             let now = if unforced(&self.pos) {
-                self.pos.ev.evaluate(stm)
+                self.static_eval(stm)
             } else {
                 NO_EV
             };
@@ -653,7 +678,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && beta.abs() < MATE_BOUND
             && unforced(&self.pos)
         {
-            let ev = self.pos.ev.evaluate(stm);
+            let ev = self.static_eval(stm);
             if ev - self.rfp_margin * depth / ONE_PLY >= beta {
                 return ev;
             }
@@ -668,7 +693,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && alpha.abs() < MATE_BOUND
             && unforced(&self.pos)
         {
-            let ev = self.pos.ev.evaluate(stm);
+            let ev = self.static_eval(stm);
             if ev + params::RAZOR_MARGIN() * depth / ONE_PLY <= alpha {
                 let v = self.quiesce(alpha, alpha + 1, ply);
                 if self.aborted {
@@ -827,7 +852,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             && depth <= params::FUTILITY_MAX_DEPTH() * ONE_PLY
             && alpha.abs() < MATE_BOUND
         {
-            self.pos.ev.evaluate(stm)
+            self.static_eval(stm)
                 + params::FUTILITY_BASE()
                 + params::FUTILITY_MARGIN() * depth / ONE_PLY
         } else {
@@ -992,7 +1017,7 @@ impl<'a, 'b> Tree<'a, 'b> {
     /// line, and past that only fours that make a second threat.
     fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
         let stm = self.pos.stm();
-        let stand = self.pos.ev.evaluate(stm);
+        let stand = self.static_eval(stm);
         // Past `params::Q_FOURS` only a four that makes a second threat (a
         // four-three, a double four, an open four) is still tried: it ends
         // most lines. One class bound decides both whether and which.
@@ -1058,6 +1083,7 @@ impl<'a, 'b> Tree<'a, 'b> {
         tt: &'a Tt,
         ord: &'a mut Ordering,
         threat: &'a mut ThreatSolver,
+        ecache: &'a mut EvalCache,
         stop: &'a AtomicBool,
     ) -> Self {
         Tree::new(
@@ -1065,6 +1091,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             tt,
             ord,
             threat,
+            ecache,
             TreeLimits {
                 stop,
                 plan: TimePlan::UNLIMITED,
@@ -1157,7 +1184,15 @@ mod tests {
         let mut threat = ThreatSolver::new();
         let stop = AtomicBool::new(false);
         let pos = Position::with_net(board, net);
-        f(&mut Tree::unlimited(pos, tt, &mut ord, &mut threat, &stop))
+        let mut ecache = EvalCache::with_bits(16);
+        f(&mut Tree::unlimited(
+            pos,
+            tt,
+            &mut ord,
+            &mut threat,
+            &mut ecache,
+            &stop,
+        ))
     }
 
     /// `probe` with `fours` fours already made by the quiescence in the

@@ -15,6 +15,7 @@
 
 pub mod alphabeta;
 mod deepening;
+pub mod evalcache;
 mod iteration;
 pub mod movegen;
 pub mod ordering;
@@ -43,6 +44,7 @@ use time::TimePlan;
 
 pub use alphabeta::Cutoffs;
 use alphabeta::{PolicyCuts, Tree, TreeLimits};
+use evalcache::{EvalCache, Tag};
 use movegen::Position;
 use ordering::Ordering as MoveOrdering;
 pub use params::MAX_THREADS;
@@ -198,6 +200,9 @@ pub struct Searcher {
     background: bool,
     ord: MoveOrdering,
     threat: ThreatSolver,
+    /// The net's scores by position (`evalcache`), kept from search to
+    /// search while the net, rules and board size stay.
+    ecache: EvalCache,
     /// State of the helper threads (Lazy SMP): one per thread beyond the first.
     helpers: Vec<HelperState>,
     /// Helper threads started so far, and those still running (for tests:
@@ -317,6 +322,7 @@ impl Searcher {
             background: false,
             ord: MoveOrdering::default(),
             threat: ThreatSolver::new(),
+            ecache: EvalCache::new(),
             helpers: Vec::new(),
             helper_starts: Default::default(),
             helpers_live: Default::default(),
@@ -347,6 +353,7 @@ impl Searcher {
             self.helpers.push(HelperState {
                 ord: MoveOrdering::default(),
                 threat: ThreatSolver::new(),
+                ecache: EvalCache::new(),
             });
         }
     }
@@ -554,12 +561,17 @@ impl Searcher {
             .then(|| req.start + Duration::from_millis(plan.hard_ms));
         let watchdog = Watchdog::start(req.stop.clone(), deadline);
         let stop = watchdog.flag();
-        let pos = Position::with_net(board, self.eval_net(board.rules().rule));
+        let net = self.eval_net(board.rules().rule);
+        if let Some(net) = &net {
+            self.ecache.prepare(Tag::of(net, board));
+        }
+        let pos = Position::with_net(board, net);
         let mut tree = Tree::new(
             pos,
             &self.tt,
             &mut self.ord,
             &mut self.threat,
+            &mut self.ecache,
             TreeLimits {
                 stop,
                 plan,

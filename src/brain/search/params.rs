@@ -364,7 +364,14 @@ pub const TREE_CHECK_EVERY: u64 = 64;
 pub const THREAT_POLL_MASK: u64 = 1023;
 /// How often the watchdog mirrors the caller's stop flag (bounds STOP latency).
 pub const WATCHDOG_POLL: Duration = Duration::from_millis(2);
-/// Memory counted per helper against `max_memory` (solver table, buffers, stack; generous).
+/// Memory counted per helper against `max_memory` (solver table, the net's
+/// score cache, buffers, stack; generous).
 pub const HELPER_BYTES: usize = 4 << 20;
+/// The net's score cache (`evalcache`) has 2^this slots of 8 bytes per
+/// search thread (512 KB: within `HELPER_BYTES` for a helper, within the
+/// table's reserve for the main thread). In middle games at 500 ms, 2^12
+/// slots found 7.5 % of the scores asked for, 2^14 11.1 %, 2^16 12.5 %,
+/// 2^18 14.3 %, 2^20 14.8 % (RESULTS.md).
+pub const EVAL_CACHE_BITS: u32 = 16;
 /// Most search threads `INFO thread_num` may ask for.
 pub const MAX_THREADS: usize = 64;

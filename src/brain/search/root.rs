@@ -142,7 +142,7 @@ pub(super) fn root_probe(
             })
         }
         Gen::Moves { .. } if moves.len() == 1 && multipv == 1 => {
-            let s = tree.pos.ev.evaluate(stm);
+            let s = tree.static_eval(stm);
             Some((moves[0], s, vec![moves[0]]))
         }
         Gen::Moves { .. } => root_threats(tree, moves, budget, stop, excluded),

@@ -24,6 +24,7 @@ use std::time::Instant;
 use crate::brain::game::{Board, Pos};
 
 use super::alphabeta::{PolicyCuts, Tree, TreeLimits};
+use super::evalcache::{EvalCache, Tag};
 use super::iteration::{aspiration, RootMove};
 use super::movegen::Position;
 use super::ordering::Ordering as MoveOrdering;
@@ -37,6 +38,8 @@ use super::{params, time};
 pub(super) struct HelperState {
     pub(super) ord: MoveOrdering,
     pub(super) threat: ThreatSolver,
+    /// The helper's own net score cache (`evalcache`).
+    pub(super) ecache: EvalCache,
 }
 
 /// Threads a `thread_num` request gets: at least 1, at most the machine's
@@ -72,11 +75,15 @@ impl HelperJob<'_> {
     /// ply ahead and each starts from its own rotation of the move order,
     /// so the threads fill the table with different parts of the tree.
     pub(super) fn run(self, st: &mut HelperState, board: &mut Board) {
+        if let Some(net) = &self.net {
+            st.ecache.prepare(Tag::of(net, board));
+        }
         let mut tree = Tree::new(
             Position::with_net(board, self.net),
             self.tt,
             &mut st.ord,
             &mut st.threat,
+            &mut st.ecache,
             TreeLimits {
                 stop: self.stop,
                 plan: self.plan,

@@ -540,7 +540,8 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     let mut threat = ThreatSolver::new();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let pos = Position::new(&mut board);
-    let mut tree = Tree::unlimited(pos, &tt, &mut ord, &mut threat, &stop);
+    let mut ecache = super::evalcache::EvalCache::new();
+    let mut tree = Tree::unlimited(pos, &tt, &mut ord, &mut threat, &mut ecache, &stop);
     let mut rms = RootMove::list(vec![quiet, block]);
     root_iteration(&mut tree, &mut rms, 2, -INFINITE, INFINITE, 1, &mut |_| {}).unwrap();
     let (mv, score, pv) = tree
@@ -647,6 +648,38 @@ fn net_evaluation_searches_under_every_rule() {
     assert!([(3, 2), (7, 2)].contains(&b.xy(r.best)));
     assert!(r.score >= MATE_BOUND_TEST, "{}", r.score);
     assert_eq!(s.helper_counts().0, 1);
+}
+
+/// The net's score cache changes no search: with it, without it, and
+/// warm from an earlier search (a fresh table each time), a net search
+/// plays the same move with the same score and node count under every
+/// rule; the cache is filled only when the net evaluates.
+#[test]
+fn the_net_score_cache_changes_no_search() {
+    for rule in Rule::ALL {
+        let mut b = Board::from_ascii(OPENING_15, RuleSet::from(rule)).unwrap();
+        let mut run = |s: &mut Searcher| {
+            s.tt = Tt::new(1 << 20);
+            let r = s.search(&mut b, &depth_req(5), &mut |_| {});
+            (r.best, r.score, r.nodes)
+        };
+        let mut off = Searcher::with_tt_bytes(1 << 20);
+        off.options.eval = EvalKind::Net;
+        off.ecache = EvalCache::default();
+        let mut on = Searcher::with_tt_bytes(1 << 20);
+        on.options.eval = EvalKind::Net;
+        let plain = run(&mut off);
+        assert_eq!(run(&mut on), plain, "{rule:?}: with the cache");
+        assert!(on.ecache.enabled() && !off.ecache.enabled());
+        assert_eq!(run(&mut on), plain, "{rule:?}: with the warm cache");
+        let mut classic = Searcher::with_tt_bytes(1 << 20);
+        classic.options.eval = EvalKind::Classic;
+        run(&mut classic);
+        assert!(
+            !classic.ecache.enabled(),
+            "{rule:?}: classic leaves it alone"
+        );
+    }
 }
 
 /// Renju's end of a full board: when every empty cell is forbidden to

@@ -416,7 +416,7 @@ impl Drop for PendingTt {
 /// Memory assumed when the manager gives none (Gomocup default: 350 MB).
 pub const DEFAULT_MEMORY: usize = 350 << 20;
 /// Memory kept aside for everything but the table (pattern tables, board,
-/// buffers, the protocol).
+/// buffers, the main thread's net score cache, the protocol).
 pub(crate) const RESERVED_MEMORY: usize = 40 << 20;
 /// Largest table we allocate, whatever the budget.
 const MAX_TT_BYTES: usize = 1 << 30;
