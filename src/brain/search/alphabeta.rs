@@ -352,9 +352,27 @@ pub struct Tree<'a, 'b> {
     /// asked for (only when the net evaluates).
     ecache: &'a mut EvalCache,
     use_ecache: bool,
+    /// The net scores this tree's positions (not the classical evaluation).
+    net_evaluates: bool,
 }
 
 impl<'a, 'b> Tree<'a, 'b> {
+    /// The horizon's static score for `stm` in the window (`alpha`,
+    /// `beta`): with the net, the classical score when it lies
+    /// `params::LAZY_MARGIN_NET` or more outside the window, else
+    /// `static_eval`.
+    #[inline]
+    fn stand_pat(&mut self, stm: Color, alpha: Score, beta: Score) -> Score {
+        let m = params::LAZY_MARGIN_NET();
+        if m > 0 && self.net_evaluates {
+            let c = self.pos.ev.classic(stm);
+            if c - m >= beta || c + m <= alpha {
+                return c;
+            }
+        }
+        self.static_eval(stm)
+    }
+
     /// The static score of the position for `stm`, the side to move (the
     /// position's hash covers it): the evaluator's, through the cache when
     /// the net evaluates.
@@ -420,6 +438,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             cut: vec![false; MAX_PLY + 2],
             static_ev: vec![NO_EV; MAX_PLY + 2],
             use_ecache: net && ecache.enabled(),
+            net_evaluates: net,
             ecache,
         }
     }
@@ -1017,7 +1036,7 @@ impl<'a, 'b> Tree<'a, 'b> {
     /// line, and past that only fours that make a second threat.
     fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
         let stm = self.pos.stm();
-        let stand = self.static_eval(stm);
+        let stand = self.stand_pat(stm, alpha, beta);
         // Past `params::Q_FOURS` only a four that makes a second threat (a
         // four-three, a double four, an open four) is still tried: it ends
         // most lines. One class bound decides both whether and which.
@@ -1243,6 +1262,32 @@ mod tests {
         . . . . O . . . . . . . O . .
         . . . . . . . . . . . . . . .
         . . . . . . . . . . . . . . .";
+
+    /// With the net, a horizon whose classical score lies
+    /// `LAZY_MARGIN_NET` or more outside the window stands on the classical
+    /// score; inside the margin on the net's. (Black to move in `QUIET`
+    /// has no four: the quiescence returns its stand-pat.)
+    #[test]
+    fn a_horizon_far_outside_the_window_stands_on_the_classical_score() {
+        let m = params::LAZY_MARGIN_NET();
+        assert!(m > 0);
+        with_tree_on(QUIET, true, &Tt::new(1 << 16), |tree| {
+            let stm = tree.pos.stm();
+            let (c, n) = (tree.pos.ev.classic(stm), tree.pos.ev.evaluate(stm));
+            assert_ne!(c, n, "the test needs the two scores apart");
+            assert_eq!(tree.quiesce(c - m - 10, c - m, 1), c, "far above beta");
+            assert_eq!(tree.quiesce(c + m, c + m + 10, 1), c, "far below alpha");
+            assert_eq!(tree.quiesce(c - m - 9, c - m + 1, 1), n, "inside, above");
+            assert_eq!(tree.quiesce(c + m - 1, c + m + 9, 1), n, "inside, below");
+            assert_eq!(tree.quiesce(c - 5, c + 5, 1), n, "in the window");
+        });
+        // The classical tree never asks.
+        with_tree_on(QUIET, false, &Tt::new(1 << 16), |tree| {
+            let stm = tree.pos.stm();
+            let c = tree.pos.ev.classic(stm);
+            assert_eq!(tree.quiesce(c - m - 10, c - m, 1), c);
+        });
+    }
 
     #[test]
     fn reverse_futility_cuts_only_quiet_non_pv_nodes_far_above_beta() {
