@@ -1029,7 +1029,8 @@ impl<'a, 'b> Tree<'a, 'b> {
     }
 
     /// The horizon of a side with nothing of the opponent's to answer: the
-    /// static score, unless it is below beta but within `params::Q_DELTA`
+    /// static score (`stand_pat`: with the net, the classical one when it
+    /// is far outside the window), unless it is below beta but within `params::Q_DELTA`
     /// of alpha and the side can make a four: then each four is tried (the
     /// opponent's forced block is searched as any such reply is, and so
     /// are its counter-fours), at most `params::Q_FOURS` fours deep in a
