@@ -89,7 +89,7 @@ use crate::brain::eval::weights::Class;
 use crate::brain::game::board::Pos;
 use crate::brain::types::{mate_in, mated_in, Color, Depth, Score, INFINITE, MATE_BOUND, ONE_PLY};
 
-use super::evalcache::EvalCache;
+use super::evalcache::{EvalCache, Tag};
 use super::movegen::{four_three_defences, generate, unforced, Gen, Position};
 use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY};
 use super::params;
@@ -348,10 +348,9 @@ pub struct Tree<'a, 'b> {
     /// Per ply: the node's static score if it is unforced, else `NO_EV`
     /// (kept only with `params::LMR_NOT_IMPROVING` on).
     static_ev: Vec<Score>,
-    /// The net's scores by position (`evalcache`), and whether they are
-    /// asked for (only when the net evaluates).
+    /// The net's scores by position (`evalcache`), asked for only when the
+    /// net evaluates (`Tree::new` makes it speak for the net and board).
     ecache: &'a mut EvalCache,
-    use_ecache: bool,
     /// The net scores this tree's positions (not the classical evaluation).
     net_evaluates: bool,
 }
@@ -378,7 +377,7 @@ impl<'a, 'b> Tree<'a, 'b> {
     /// the net evaluates.
     #[inline]
     pub(super) fn static_eval(&mut self, stm: Color) -> Score {
-        if !self.use_ecache {
+        if !self.net_evaluates {
             return self.pos.ev.evaluate(stm);
         }
         let key = self.pos.board.hash();
@@ -398,7 +397,13 @@ impl<'a, 'b> Tree<'a, 'b> {
         ecache: &'a mut EvalCache,
         limits: TreeLimits<'a>,
     ) -> Self {
-        let net = pos.ev.net().is_some();
+        let net = match pos.ev.net() {
+            Some(n) => {
+                ecache.prepare(Tag::of(n, pos.board));
+                true
+            }
+            None => false,
+        };
         let (rfp_margin, q_delta) = if net {
             (params::RFP_MARGIN_NET(), params::Q_DELTA_NET())
         } else {
@@ -437,7 +442,6 @@ impl<'a, 'b> Tree<'a, 'b> {
             q_delta,
             cut: vec![false; MAX_PLY + 2],
             static_ev: vec![NO_EV; MAX_PLY + 2],
-            use_ecache: net && ecache.enabled(),
             net_evaluates: net,
             ecache,
         }

@@ -44,7 +44,7 @@ use time::TimePlan;
 
 pub use alphabeta::Cutoffs;
 use alphabeta::{PolicyCuts, Tree, TreeLimits};
-use evalcache::{EvalCache, Tag};
+use evalcache::EvalCache;
 use movegen::Position;
 use ordering::Ordering as MoveOrdering;
 pub use params::MAX_THREADS;
@@ -562,9 +562,6 @@ impl Searcher {
         let watchdog = Watchdog::start(req.stop.clone(), deadline);
         let stop = watchdog.flag();
         let net = self.eval_net(board.rules().rule);
-        if let Some(net) = &net {
-            self.ecache.prepare(Tag::of(net, board));
-        }
         let pos = Position::with_net(board, net);
         let mut tree = Tree::new(
             pos,

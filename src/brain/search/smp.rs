@@ -24,7 +24,7 @@ use std::time::Instant;
 use crate::brain::game::{Board, Pos};
 
 use super::alphabeta::{PolicyCuts, Tree, TreeLimits};
-use super::evalcache::{EvalCache, Tag};
+use super::evalcache::EvalCache;
 use super::iteration::{aspiration, RootMove};
 use super::movegen::Position;
 use super::ordering::Ordering as MoveOrdering;
@@ -75,9 +75,6 @@ impl HelperJob<'_> {
     /// ply ahead and each starts from its own rotation of the move order,
     /// so the threads fill the table with different parts of the tree.
     pub(super) fn run(self, st: &mut HelperState, board: &mut Board) {
-        if let Some(net) = &self.net {
-            st.ecache.prepare(Tag::of(net, board));
-        }
         let mut tree = Tree::new(
             Position::with_net(board, self.net),
             self.tt,
