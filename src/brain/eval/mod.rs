@@ -63,7 +63,7 @@ pub mod weights;
 use std::sync::Arc;
 
 use crate::brain::game::board::{Board, Pos, EMPTY};
-use crate::brain::game::pattern::{line_code, table, Pattern, PatternTable};
+use crate::brain::game::pattern::{code_pattern, table, Pattern, PatternTable, DOUBLE_FOUR_CODE};
 use crate::brain::hugepages::HugeTable;
 use crate::brain::types::{Color, Rule, Score};
 
@@ -136,10 +136,6 @@ impl EvalKind {
     }
 }
 
-/// Nibble code of a line: the `Pattern` (0..=10), or `DOUBLE_FOUR_CODE`
-/// for a `Flex4` line that holds two separate fours (renju needs to know).
-const DOUBLE_FOUR_CODE: u16 = 11;
-
 /// Class and values of every combination of four line nibbles, one table
 /// for ordinary colours and one for renju Black: `opp_value << 36 |
 /// own_value << 8 | class` (the values as the side to move and not, each
@@ -157,7 +153,7 @@ fn combos() -> &'static Combos {
             for (code, slot) in t.iter_mut().enumerate() {
                 *slot = {
                     let nib = |d: usize| ((code >> (4 * d)) & 15) as u16;
-                    let pats = [0, 1, 2, 3].map(|d| nibble_pattern(nib(d)));
+                    let pats = [0, 1, 2, 3].map(|d| code_pattern(nib(d)));
                     let dfs = [0, 1, 2, 3].map(|d| nib(d) == DOUBLE_FOUR_CODE);
                     let class = classify(pats, dfs, renju_black);
                     let (own, opp) = point_values(pats, class);
@@ -190,18 +186,6 @@ fn unpack(cv: u64) -> (usize, i32, i32) {
         (((cv << 28) as i64) >> 36) as i32,
         ((cv as i64) >> 36) as i32,
     )
-}
-
-#[inline]
-fn nibble_pattern(n: u16) -> Pattern {
-    if n == DOUBLE_FOUR_CODE {
-        Pattern::Flex4
-    } else {
-        Pattern::ALL
-            .get(n as usize)
-            .copied()
-            .unwrap_or(Pattern::None)
-    }
 }
 
 /// What the evaluator keeps per cell.
@@ -474,8 +458,7 @@ impl Evaluator {
     /// read (`set_codes`), not looked up again.
     #[inline(always)]
     fn refresh_line<const NET: u8>(&mut self, board: &Board, q: Pos, d: usize, save: bool) {
-        let [b, w] = self.table.both(board.line_key(q, d));
-        let new = [line_code(b), line_code(w)];
+        let new = self.table.codes(board.line_key(q, d));
         let shift = 4 * d;
         let c = &self.cells[q.idx()];
         if !c.live {
@@ -539,9 +522,9 @@ impl Evaluator {
         }
         let mut code = [0u16; 2];
         for d in 0..4 {
-            let [b, w] = self.table.both(board.line_key(p, d));
-            code[0] |= line_code(b) << (4 * d);
-            code[1] |= line_code(w) << (4 * d);
+            let [b, w] = self.table.codes(board.line_key(p, d));
+            code[0] |= b << (4 * d);
+            code[1] |= w << (4 * d);
         }
         self.set_codes::<NET>(p, code);
     }
@@ -597,7 +580,7 @@ impl Evaluator {
     /// The pattern a stone of `color` on `p` makes in direction `d`.
     #[inline]
     pub fn pattern(&self, p: Pos, color: Color, d: usize) -> Pattern {
-        nibble_pattern((self.cells[p.idx()].code[color.index()] >> (4 * d)) & 15)
+        code_pattern((self.cells[p.idx()].code[color.index()] >> (4 * d)) & 15)
     }
 
     /// The four line codes a stone of `color` on the empty cell `p` makes,
@@ -628,7 +611,7 @@ impl Evaluator {
     pub fn point_patterns(&self, color: Color) -> impl Iterator<Item = (Class, [Pattern; 4])> + '_ {
         let ci = color.index();
         self.cells.iter().filter(|c| c.live).map(move |c| {
-            let pats = [0, 1, 2, 3].map(|d| nibble_pattern((c.code[ci] >> (4 * d)) & 15));
+            let pats = [0, 1, 2, 3].map(|d| code_pattern((c.code[ci] >> (4 * d)) & 15));
             (c.class[ci], pats)
         })
     }
@@ -916,7 +899,7 @@ mod tests {
         for (t, renju_black) in [(&c.t[0], false), (&c.t[1], true)] {
             for code in 0..1usize << 16 {
                 let nib = |d: usize| ((code >> (4 * d)) & 15) as u16;
-                let pats = [0, 1, 2, 3].map(|d| nibble_pattern(nib(d)));
+                let pats = [0, 1, 2, 3].map(|d| code_pattern(nib(d)));
                 let dfs = [0, 1, 2, 3].map(|d| nib(d) == DOUBLE_FOUR_CODE);
                 let class = classify(pats, dfs, renju_black);
                 let (own, opp) = point_values(pats, class);
@@ -942,28 +925,26 @@ mod tests {
         }
     }
 
-    /// `line_code` of the table's bytes is the code the combination
-    /// tables are indexed by: the pattern, or `DOUBLE_FOUR_CODE` for a
-    /// line with two separate fours, for every key, colour and rule.
+    /// The table's codes, both colours at once, are each colour's code,
+    /// whose pattern `get` gives, `DOUBLE_FOUR_CODE` exactly for a line
+    /// with two separate fours: for every key, colour and rule.
     #[test]
     fn line_codes_match_pattern_and_double_four() {
         let mut double_fours = 0;
         for rule in Rule::ALL {
             let t = table(rule);
             for key in 0..crate::brain::game::pattern::KEYS as u32 {
+                let both = t.codes(key);
                 for color in [Color::Black, Color::White] {
-                    let want = if t.get(key, color) == Pattern::Flex4 && t.double_four(key, color) {
+                    let code = both[color.index()];
+                    assert_eq!(code, t.code(key, color), "{rule:?} {key:#x}");
+                    assert!(code <= DOUBLE_FOUR_CODE, "{rule:?} {key:#x}");
+                    assert_eq!(code_pattern(code), t.get(key, color));
+                    assert_eq!(code == DOUBLE_FOUR_CODE, t.double_four(key, color));
+                    if code == DOUBLE_FOUR_CODE {
                         double_fours += 1;
-                        DOUBLE_FOUR_CODE
-                    } else {
-                        t.get(key, color) as u16
-                    };
-                    assert_eq!(
-                        line_code(t.both(key)[color.index()]),
-                        want,
-                        "{rule:?} {key:#x}"
-                    );
-                    assert_eq!(nibble_pattern(want), t.get(key, color));
+                        assert_eq!(t.get(key, color), Pattern::Flex4);
+                    }
                 }
             }
         }

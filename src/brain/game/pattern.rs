@@ -3,10 +3,12 @@
 //! combination of the four lines into a `Threat`.
 //!
 //! One table per rule, built lazily (`OnceLock`) on first use: for each of the
-//! 2^20 line keys and each colour, one byte holding the `Pattern` (low four
-//! bits: five, overline, open or closed four, three, two, one, nothing) and a
-//! flag for "two fours on this one line" (renju needs it to see a double-four
-//! that a single line makes). The session builds the rule's table when it sets
+//! 2^20 line keys one byte, a nibble per colour holding its line code: the
+//! `Pattern` (five, overline, open or closed four, three, two, one, nothing),
+//! or `DOUBLE_FOUR_CODE` for an open four that is two fours on this one line
+//! (renju needs it to see a double-four that a single line makes). One
+//! megabyte a rule: the evaluator looks a key up for every cell a stone
+//! changes, and half the size keeps more of it in the cache. The session builds the rule's table when it sets
 //! up a board, so it is ready before START is answered and no move's clock pays
 //! for it. On Linux the tables ask for transparent huge pages
 //! (`crate::brain::hugepages`) before their first write.
@@ -96,52 +98,96 @@ impl Pattern {
 /// Number of distinct line keys (10 cells, 2 bits each).
 pub const KEYS: usize = 1 << 20;
 
-/// Flag bit in a table byte: the line holds two separate fours through the
-/// centre (e.g. `X _ X X X _ X` with the centre among the middle stones).
+/// Flag bit in a byte of the table's build: the line holds two separate
+/// fours through the centre (e.g. `X _ X X X _ X` with the centre among the
+/// middle stones).
 const DOUBLE_FOUR: u8 = 16;
 
-/// A byte of `PatternTable::both` as one line code: the pattern's number,
-/// or 11 (one past `Five`) for a `Flex4` that is two separate fours on the
-/// line. Branch-free: `Flex4` (9) plus 2 when the flag is set.
+/// The line code of an open four that is two separate fours on the line
+/// (one past `Five`); every other code is the pattern's number.
+pub const DOUBLE_FOUR_CODE: u16 = 11;
+
+/// The pattern of each line code (`DOUBLE_FOUR_CODE` is a `Flex4`; codes
+/// past it never occur).
+const CODE_PATTERN: [Pattern; 16] = [
+    Pattern::None,
+    Pattern::Overline,
+    Pattern::Block1,
+    Pattern::Flex1,
+    Pattern::Block2,
+    Pattern::Flex2,
+    Pattern::Block3,
+    Pattern::Flex3,
+    Pattern::Block4,
+    Pattern::Flex4,
+    Pattern::Five,
+    Pattern::Flex4,
+    Pattern::None,
+    Pattern::None,
+    Pattern::None,
+    Pattern::None,
+];
+
+/// The pattern of a line code.
 #[inline(always)]
-pub fn line_code(b: u8) -> u16 {
+pub fn code_pattern(code: u16) -> Pattern {
+    CODE_PATTERN[(code & 15) as usize]
+}
+
+/// A byte of the build (pattern in the low four bits, `DOUBLE_FOUR` above)
+/// as one line code: the pattern's number, or `DOUBLE_FOUR_CODE` for a
+/// `Flex4` that is two separate fours on the line. Branch-free: `Flex4`
+/// (9) plus 2 when the flag is set.
+#[inline(always)]
+fn line_code(b: u8) -> u16 {
     (b & 15) as u16 + ((b >> 3) & 2) as u16
 }
 
-/// The precomputed table of one rule: `2 * KEYS` bytes, index `key * 2 + colour`.
+/// The precomputed table of one rule: `KEYS` bytes, one a key: Black's
+/// line code in the low nibble, White's in the high one.
 pub struct PatternTable {
-    bytes: HugeTable<u8>,
+    codes: HugeTable<u8>,
 }
 
 impl PatternTable {
+    /// The line code a stone of `color` on the centre of `key` makes.
+    #[inline(always)]
+    pub fn code(&self, key: u32, color: Color) -> u16 {
+        ((self.codes[key as usize] >> (4 * color.index())) & 15) as u16
+    }
+
     /// The pattern a stone of `color` on the centre of `key` makes.
     #[inline]
     pub fn get(&self, key: u32, color: Color) -> Pattern {
-        Pattern::from_bits(self.bytes[key as usize * 2 + color.index()])
+        code_pattern(self.code(key, color))
     }
 
     /// Does the stone make two separate fours on this one line?
     #[inline]
     pub fn double_four(&self, key: u32, color: Color) -> bool {
-        self.bytes[key as usize * 2 + color.index()] & DOUBLE_FOUR != 0
+        self.code(key, color) == DOUBLE_FOUR_CODE
     }
 
-    /// Both colours' bytes of `key` at once (Black's first): the pattern
-    /// in the low four bits, `DOUBLE_FOUR` above (see `line_code`). One
-    /// load where `get` and `double_four` per colour make four.
-    #[inline]
-    pub fn both(&self, key: u32) -> [u8; 2] {
-        let i = key as usize * 2;
-        [self.bytes[i], self.bytes[i + 1]]
+    /// Both colours' line codes of `key` at once (Black's first): one load
+    /// where `code` per colour makes two.
+    #[inline(always)]
+    pub fn codes(&self, key: u32) -> [u16; 2] {
+        let b = self.codes[key as usize];
+        [(b & 15) as u16, (b >> 4) as u16]
     }
 
-    /// Build the table of `rule` (normally reached through `table`).
+    /// Build the table of `rule` (normally reached through `table`): the
+    /// recursion reads a byte a key and colour, then each pair is packed.
     pub fn build(rule: Rule) -> PatternTable {
-        let mut bytes = HugeTable::zeroed(2 * KEYS);
+        let mut bytes = vec![0u8; 2 * KEYS];
         for color in [Color::Black, Color::White] {
             fill(&mut bytes, rule, color);
         }
-        PatternTable { bytes }
+        let mut codes = HugeTable::zeroed(KEYS);
+        for (c, pair) in codes.iter_mut().zip(bytes.chunks_exact(2)) {
+            *c = (line_code(pair[0]) | line_code(pair[1]) << 4) as u8;
+        }
+        PatternTable { codes }
     }
 }
 
@@ -443,7 +489,7 @@ mod tests {
             let t = table(rule);
             (0..KEYS as u32).any(|key| {
                 [Color::Black, Color::White].into_iter().any(|c| {
-                    let b = |k: u32| t.bytes[k as usize * 2 + c.index()];
+                    let b = |k: u32| t.code(k, c);
                     b(key) != b(key & !outer)
                 })
             })
