@@ -8,9 +8,9 @@
 //! or `DOUBLE_FOUR_CODE` for an open four that is two fours on this one line
 //! (renju needs it to see a double-four that a single line makes). One
 //! megabyte a rule: the evaluator looks a key up for every cell a stone
-//! changes, and half the size keeps more of it in the cache. The session builds the rule's table when it sets
-//! up a board, so it is ready before START is answered and no move's clock pays
-//! for it. On Linux the tables ask for transparent huge pages
+//! changes, and half the size keeps more of it in the cache. The session
+//! builds the rule's table when it sets up a board, so it is ready before
+//! START is answered and no move's clock pays for it. On Linux the tables ask for transparent huge pages
 //! (`crate::brain::hugepages`) before their first write.
 //!
 //! The table is defined recursively over the 11-cell line (the ten cells of
@@ -107,26 +107,19 @@ const DOUBLE_FOUR: u8 = 16;
 /// (one past `Five`); every other code is the pattern's number.
 pub const DOUBLE_FOUR_CODE: u16 = 11;
 
-/// The pattern of each line code (`DOUBLE_FOUR_CODE` is a `Flex4`; codes
-/// past it never occur).
-const CODE_PATTERN: [Pattern; 16] = [
-    Pattern::None,
-    Pattern::Overline,
-    Pattern::Block1,
-    Pattern::Flex1,
-    Pattern::Block2,
-    Pattern::Flex2,
-    Pattern::Block3,
-    Pattern::Flex3,
-    Pattern::Block4,
-    Pattern::Flex4,
-    Pattern::Five,
-    Pattern::Flex4,
-    Pattern::None,
-    Pattern::None,
-    Pattern::None,
-    Pattern::None,
-];
+/// The pattern of each line code: a pattern's number is its code
+/// (`Pattern::ALL`), `DOUBLE_FOUR_CODE` is a `Flex4`, and the codes past
+/// it never occur.
+const CODE_PATTERN: [Pattern; 16] = {
+    let mut t = [Pattern::None; 16];
+    let mut i = 0;
+    while i < Pattern::ALL.len() {
+        t[i] = Pattern::ALL[i];
+        i += 1;
+    }
+    t[DOUBLE_FOUR_CODE as usize] = Pattern::Flex4;
+    t
+};
 
 /// The pattern of a line code.
 #[inline(always)]
