@@ -1,6 +1,7 @@
 //! `sente-arena`: referee and match runner between two pbrain engines,
 //! tournaments of N engines (`--engine`, `merge`), the reach benchmark
-//! and the depth report through the protocol (`reach`, `depth`), re-scoring a played result (`sprt`),
+//! and the depth report through the protocol (`reach`, `depth`), a stronger brain judging
+//! an engine's moves (`oracle`), re-scoring a played result (`sprt`),
 //! SPSA tuning (`spsa`), and, with
 //! `--fake-engine`, the tiny test engines. All logic is in `sente::lab::arena`;
 //! this file only wires the command line to it.
@@ -9,6 +10,7 @@ use std::process::ExitCode;
 
 use sente::lab::arena::{compare, fake, matchcli, runner, sprtcli, tourcli, tournament};
 use sente::lab::bench::depth::protocol as depth;
+use sente::lab::bench::oracle;
 use sente::lab::bench::reach::protocol as reach;
 use sente::lab::spsa::cli as spsa;
 
@@ -37,6 +39,23 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         });
     }
+    if oracle::wants(&args) {
+        return exit(match oracle::parse(&args) {
+            Ok(oracle::Mode::Help) => {
+                print!("{}", oracle::USAGE);
+                Ok(())
+            }
+            Ok(oracle::Mode::Run(cfg)) => oracle::run(&cfg).map(|_| ()),
+            Ok(oracle::Mode::Compare(a, b)) => (|| {
+                let read = |p: &std::path::Path| {
+                    std::fs::read_to_string(p).map_err(|e| format!("oracle: {}: {e}", p.display()))
+                };
+                print!("{}", oracle::compare(&read(&a)?, &read(&b)?)?);
+                Ok(())
+            })(),
+            Err(e) => Err(e),
+        });
+    }
     if sprtcli::wants(&args) {
         return exit(match sprtcli::parse(&args) {
             Ok(None) => {
@@ -56,11 +75,12 @@ fn main() -> ExitCode {
     let done = match matchcli::parse(&args) {
         Ok(matchcli::Mode::Help) => {
             print!(
-                "{}\n{}\n{}\n{}\n{}\n{}",
+                "{}\n{}\n{}\n{}\n{}\n{}\n{}",
                 matchcli::USAGE,
                 tourcli::USAGE,
                 reach::USAGE,
                 depth::USAGE,
+                oracle::USAGE,
                 sprtcli::USAGE,
                 spsa::USAGE
             );

@@ -15,6 +15,7 @@
 
 pub mod depth;
 mod first_move;
+pub mod oracle;
 pub mod reach;
 pub mod setup;
 mod threats;

@@ -209,6 +209,17 @@ pub struct Asked {
 /// then one move within the turn time plus the tolerance, judged legal or
 /// not by the referee.
 pub fn ask_move(engine: &str, gc: &GameConfig, moves: &[(i64, i64)]) -> Asked {
+    ask_move_with(engine, gc, moves, &[])
+}
+
+/// `ask_move` with `extra` lines sent after the manager's INFO settings
+/// (such as `INFO max_node N`).
+pub fn ask_move_with(
+    engine: &str,
+    gc: &GameConfig,
+    moves: &[(i64, i64)],
+    extra: &[String],
+) -> Asked {
     let mut out = Asked {
         outcome: Outcome::Moved,
         mv: None,
@@ -226,7 +237,7 @@ pub fn ask_move(engine: &str, gc: &GameConfig, moves: &[(i64, i64)]) -> Asked {
         out.outcome = Outcome::Crash(format!("bad position: {e}"));
         return out;
     }
-    let mut e = match start_engine(gc, engine, "engine", &[]) {
+    let mut e = match start_engine(gc, engine, "engine", extra) {
         Ok(e) => e,
         Err((t, d)) => {
             out.outcome = match t {
