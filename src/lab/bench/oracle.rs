@@ -55,7 +55,8 @@ usage: sente-arena oracle --judge CMD --engine CMD --records GAMES.txt [--record
   --step S           every S-th ply of a game [3]
   --seed S           the sample's order [1]
   --scale K          the judge's sigmoid scale (Rapfi 200; Sente about 1400) [200]
-  --cache FILE       the judge's answers, read and appended (TSV)
+  --cache FILE       the judge's answers, read and appended (TSV; keyed by rule, size,
+                     judge nodes and position: one file per judge)
   --jobs J           positions at a time [1]
   --out FILE         one line per position (TSV), for --compare
   --turn MS          INFO timeout_turn of every query [60000]
@@ -251,7 +252,9 @@ struct Judged {
     ev: i64,
 }
 
-/// The judge's answers, kept in memory and appended to the cache file.
+/// The judge's answers, kept in memory and appended to the cache file
+/// (keyed by rule, size, the judge's nodes and the position, not by the
+/// judge's command: a cache file belongs to one judge).
 struct Judge<'a> {
     cfg: &'a OracleConfig,
     known: Mutex<HashMap<String, Judged>>,
