@@ -46,13 +46,9 @@ fn main() -> ExitCode {
                 Ok(())
             }
             Ok(oracle::Mode::Run(cfg)) => oracle::run(&cfg).map(|_| ()),
-            Ok(oracle::Mode::Compare(a, b)) => (|| {
-                let read = |p: &std::path::Path| {
-                    std::fs::read_to_string(p).map_err(|e| format!("oracle: {}: {e}", p.display()))
-                };
-                print!("{}", oracle::compare(&read(&a)?, &read(&b)?)?);
-                Ok(())
-            })(),
+            Ok(oracle::Mode::Compare(a, b)) => {
+                oracle::compare_files(&a, &b).map(|text| print!("{text}"))
+            }
             Err(e) => Err(e),
         });
     }

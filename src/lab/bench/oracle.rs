@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -28,6 +28,7 @@ use super::reach::make::fnv;
 use super::reach::protocol::{ask_move_with, Brain, Outcome};
 use super::reach::suite::{parse_xy_list, xy_list};
 use crate::cli::{num, value};
+use crate::lab::arena::stats::Z95;
 
 pub const USAGE: &str = "\
 usage: sente-arena oracle --judge CMD --engine CMD --records GAMES.txt [--records …]
@@ -369,11 +370,8 @@ fn score(
         let a = judge.judge(&next)?;
         -a.ev
     };
-    let loss = if mv == j.mv {
-        0.0
-    } else {
-        win_prob(j.ev, cfg.scale) - win_prob(after_ev, cfg.scale)
-    };
+    // 0 when the moves agree (after_ev is then the judge's own value).
+    let loss = win_prob(j.ev, cfg.scale) - win_prob(after_ev, cfg.scale);
     Ok(Some(Scored {
         moves: moves.to_vec(),
         engine: mv,
@@ -453,7 +451,7 @@ fn mean_ci(v: &[f64]) -> (f64, f64) {
         return (100.0 * mean, 0.0);
     }
     let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    (100.0 * mean, 100.0 * 1.96 * (var / n).sqrt())
+    (100.0 * mean, 100.0 * Z95 * (var / n).sqrt())
 }
 
 /// The run's summary.
@@ -568,6 +566,13 @@ pub fn compare(a: &str, b: &str) -> Result<String, String> {
         "B - A: {} positions ({differ} with different moves), loss {m:+.2} ± {ci:.2} points a move\n",
         d.len()
     ))
+}
+
+/// `--compare A B` on two files.
+pub fn compare_files(a: &Path, b: &Path) -> Result<String, String> {
+    let read =
+        |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("oracle: {}: {e}", p.display()));
+    compare(&read(a)?, &read(b)?)
 }
 
 #[cfg(test)]
