@@ -1,8 +1,9 @@
 //! `sente-arena oracle`: a brain judging another's moves through the
 //! protocol. With the built brain as judge, the same brain at the same node
 //! count plays the judge's own move everywhere (loss 0), the arena's random
-//! engine loses points, `--compare` pairs the two runs, and a rerun with a
-//! judge that cannot start is answered from the cache alone.
+//! engine loses points, `--compare` pairs the two runs, a rerun with a
+//! judge that cannot start is answered from the cache alone, and the
+//! second look (`--verify`) values the random engine's large losses again.
 
 #[path = "harness/mod.rs"]
 mod harness;
@@ -22,7 +23,7 @@ const GAME: &str = "1\trapfi\tsente\t1-0\tfive\t4\trapfi made five\t\
 10,10 8,9 8,4 6,6 9,9 7,6 8,10 8,6 9,6 9,10 7,8 10,8 9,7 9,8 8,8 4,6 5,6 7,7 10,6 11,5 \
 9,5 7,3 9,11 7,4 7,5 12,8 7,9 6,10 6,8 5,7 10,12";
 
-fn oracle(judge: &str, engine: &str, dir: &Path, out: &str) -> String {
+fn oracle(judge: &str, engine: &str, dir: &Path, out: &str, extra: &[&str]) -> String {
     let o = harness::run_bounded(
         Command::new(ARENA)
             .args(["oracle", "--judge", judge, "--engine", engine, "--records"])
@@ -39,7 +40,8 @@ fn oracle(judge: &str, engine: &str, dir: &Path, out: &str) -> String {
             .arg("--cache")
             .arg(dir.join("cache.tsv"))
             .arg("--out")
-            .arg(dir.join(out)),
+            .arg(dir.join(out))
+            .args(extra),
         BOUND,
     );
     let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
@@ -68,13 +70,13 @@ fn the_judge_agrees_with_itself_and_not_with_a_random_engine() {
     let dir = harness::temp_dir("oracle", "run");
     std::fs::write(dir.join("games.txt"), format!("{GAME}\n")).unwrap();
 
-    let same = oracle(BRAIN, BRAIN, &dir, "same.tsv");
+    let same = oracle(BRAIN, BRAIN, &dir, "same.tsv", &[]);
     let n = scored(&same);
     assert!(n >= 4, "too few positions scored:\n{same}");
     assert!(same.contains("the judge's move 100.0 %"), "{same}");
     assert_eq!(mean_loss(&same), 0.0, "{same}");
 
-    let random = oracle(BRAIN, &fake("random"), &dir, "random.tsv");
+    let random = oracle(BRAIN, &fake("random"), &dir, "random.tsv", &[]);
     assert_eq!(scored(&random), n, "the same positions:\n{random}");
     assert!(
         mean_loss(&random) > 1.0,
@@ -101,7 +103,37 @@ fn the_judge_agrees_with_itself_and_not_with_a_random_engine() {
 
     // Every answer the judge gave is cached: a judge that cannot even start
     // is never asked again when the engine plays the judge's moves.
-    let cached = oracle("/nonexistent/judge", BRAIN, &dir, "again.tsv");
+    let cached = oracle("/nonexistent/judge", BRAIN, &dir, "again.tsv", &[]);
     assert_eq!(scored(&cached), n, "{cached}");
     assert_eq!(mean_loss(&cached), 0.0, "{cached}");
+
+    // The second look: every position where the random mover lost a point
+    // or more is valued again at twice the judge's nodes, and there too it
+    // loses. Its first losses are the cached run's.
+    let looked = oracle(
+        BRAIN,
+        &fake("random"),
+        &dir,
+        "looked.tsv",
+        &["--verify", "6000", "--verify-min", "1"],
+    );
+    assert!(looked.contains("second look at 6000 nodes"), "{looked}");
+    let rows = std::fs::read_to_string(dir.join("looked.tsv")).unwrap();
+    let (mut due, mut deep) = (0, Vec::new());
+    for r in rows.lines().skip(1) {
+        let f: Vec<&str> = r.split('\t').collect();
+        let loss: f64 = f[6].parse().unwrap();
+        if f[2] != f[3] && loss >= 0.01 {
+            due += 1;
+            deep.push(f[7].parse::<f64>().expect("a second look"));
+        } else {
+            assert_eq!(f[7], "", "no second look below --verify-min: {r}");
+        }
+    }
+    assert!(due >= 2, "{rows}");
+    let mean = deep.iter().sum::<f64>() / deep.len() as f64;
+    assert!(
+        mean > 0.01,
+        "the random mover loses on the second look too: {rows}"
+    );
 }

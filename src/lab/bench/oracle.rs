@@ -12,6 +12,9 @@
 //! nothing, and the judge's answers are cached in a file, so a second
 //! engine costs its own moves and the judge's look at the moves it alone
 //! plays. Two runs over the same positions compare paired (`--compare`).
+//! Where the loss is large, `--verify N` values the positions after both
+//! moves again at N judge nodes: a judge that misjudges the position
+//! itself charges every other move with its own mistake.
 //!
 //! This measures moves one at a time against the judge's opinion: it does
 //! not see which positions an engine steers a game into, so games decide;
@@ -33,8 +36,9 @@ use crate::lab::arena::stats::Z95;
 pub const USAGE: &str = "\
 usage: sente-arena oracle --judge CMD --engine CMD --records GAMES.txt [--records …]
                           [--rule R] [--size N] [--nodes N] [--judge-nodes N]
-                          [--positions N] [--min-ply P] [--step S] [--seed S]
-                          [--scale K] [--cache FILE] [--jobs J] [--out FILE]
+                          [--positions N] [--min-ply P] [--max-ply P] [--step S]
+                          [--seed S] [--scale K] [--verify N] [--verify-min POINTS]
+                          [--cache FILE] [--jobs J] [--out FILE]
                           [--turn MS] [--tolerance MS] [--memory BYTES] [--engine-stderr]
        sente-arena oracle --compare A.tsv B.tsv
 
@@ -53,9 +57,15 @@ usage: sente-arena oracle --judge CMD --engine CMD --records GAMES.txt [--record
   --judge-nodes N    INFO max_node for the judge [500000]
   --positions N      positions sampled [500]
   --min-ply P        first ply sampled [8]
+  --max-ply P        last ply sampled [none]
   --step S           every S-th ply of a game [3]
   --seed S           the sample's order [1]
   --scale K          the judge's sigmoid scale (Rapfi 200; Sente about 1400) [200]
+  --verify N         a second look at N judge nodes where the loss is large: the
+                     positions after the engine's and after the judge's move valued
+                     afresh, the deeper loss reported beside the first (a judge that
+                     misjudges the position blames the engine for it)
+  --verify-min L     the losses (points) that get the second look [10]
   --cache FILE       the judge's answers, read and appended (TSV; keyed by rule, size,
                      judge nodes and position: one file per judge)
   --jobs J           positions at a time [1]
@@ -79,9 +89,15 @@ pub struct OracleConfig {
     pub judge_nodes: u64,
     pub positions: usize,
     pub min_ply: usize,
+    /// Last ply sampled (`usize::MAX`: none).
+    pub max_ply: usize,
     pub step: usize,
     pub seed: u64,
     pub scale: f64,
+    /// Judge nodes of the second look (`--verify`), if any.
+    pub verify_nodes: Option<u64>,
+    /// Losses of at least this many points get the second look.
+    pub verify_min: f64,
     pub cache: Option<PathBuf>,
     pub jobs: usize,
     pub out: Option<PathBuf>,
@@ -113,9 +129,12 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
         judge_nodes: 500_000,
         positions: 500,
         min_ply: 8,
+        max_ply: usize::MAX,
         step: 3,
         seed: 1,
         scale: 200.0,
+        verify_nodes: None,
+        verify_min: 10.0,
         cache: None,
         jobs: 1,
         out: None,
@@ -142,6 +161,9 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
             "--judge-nodes" => cfg.judge_nodes = num("--judge-nodes", &val()?)?,
             "--positions" => cfg.positions = num("--positions", &val()?)?,
             "--min-ply" => cfg.min_ply = num("--min-ply", &val()?)?,
+            "--max-ply" => cfg.max_ply = num("--max-ply", &val()?)?,
+            "--verify" => cfg.verify_nodes = Some(num("--verify", &val()?)?),
+            "--verify-min" => cfg.verify_min = num("--verify-min", &val()?)?,
             "--step" => cfg.step = num("--step", &val()?)?,
             "--seed" => cfg.seed = num("--seed", &val()?)?,
             "--scale" => cfg.scale = num("--scale", &val()?)?,
@@ -159,8 +181,21 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
     if cfg.records.is_empty() {
         return Err("oracle: --records FILE is required".into());
     }
-    if cfg.step == 0 || cfg.jobs == 0 || cfg.nodes == 0 || cfg.judge_nodes == 0 {
-        return Err("oracle: --step, --jobs, --nodes and --judge-nodes must be positive".into());
+    if cfg.step == 0
+        || cfg.jobs == 0
+        || cfg.nodes == 0
+        || cfg.judge_nodes == 0
+        || cfg.verify_nodes == Some(0)
+    {
+        return Err(
+            "oracle: --step, --jobs, --nodes, --judge-nodes and --verify must be positive".into(),
+        );
+    }
+    if cfg.max_ply < cfg.min_ply {
+        return Err("oracle: --max-ply is below --min-ply".into());
+    }
+    if cfg.verify_min.is_nan() {
+        return Err("oracle: --verify-min must be a number".into());
     }
     if cfg.scale.is_nan() || cfg.scale <= 0.0 {
         return Err("oracle: --scale must be positive".into());
@@ -215,12 +250,12 @@ pub fn win_prob(v: i64, scale: f64) -> f64 {
     }
 }
 
-/// The positions of a sample: every `step`-th ply from `min_ply` on of
-/// every game (never the last two plies), each once, in the order of a
-/// hash of the seed and the moves; the first `n`.
+/// The positions of a sample: every `step`-th ply from `min_ply` to
+/// `max_ply` of every game (never the last two plies), each once, in the
+/// order of a hash of the seed and the moves; the first `n`.
 pub fn sample(
     records: &str,
-    min_ply: usize,
+    (min_ply, max_ply): (usize, usize),
     step: usize,
     seed: u64,
     n: usize,
@@ -233,7 +268,7 @@ pub fn sample(
             continue;
         };
         let mut k = min_ply;
-        while k + 2 <= moves.len() {
+        while k + 2 <= moves.len() && k <= max_ply {
             let p = moves[..k].to_vec();
             let s = xy_list(&p);
             if seen.insert(s.clone()) {
@@ -292,18 +327,18 @@ impl<'a> Judge<'a> {
         })
     }
 
-    fn key(&self, moves: &[(i64, i64)]) -> String {
+    fn key(&self, moves: &[(i64, i64)], nodes: u64) -> String {
         let c = self.cfg;
-        format!("{}|{}|{}|{}", c.rule, c.size, c.judge_nodes, xy_list(moves))
+        format!("{}|{}|{}|{}", c.rule, c.size, nodes, xy_list(moves))
     }
 
-    /// The judge's move and value on `moves` (cached).
-    fn judge(&self, moves: &[(i64, i64)]) -> Result<Judged, String> {
-        let key = self.key(moves);
+    /// The judge's move and value on `moves` at `nodes` (cached).
+    fn judge(&self, moves: &[(i64, i64)], nodes: u64) -> Result<Judged, String> {
+        let key = self.key(moves, nodes);
         if let Some(j) = self.known.lock().expect("no poisoning").get(&key) {
             return Ok(j.clone());
         }
-        let (mv, messages) = ask(&self.cfg.judge, self.cfg, self.cfg.judge_nodes, moves)?;
+        let (mv, messages) = ask(&self.cfg.judge, self.cfg, nodes, moves)?;
         let ev = last_ev(&messages).ok_or("the judge reported no ev")?;
         let j = Judged { mv, ev };
         if let Some(f) = &self.file {
@@ -349,6 +384,8 @@ pub struct Scored {
     /// view (its own value when the moves agree).
     pub after_ev: i64,
     pub loss: f64,
+    /// The loss on the second look (`--verify`), where it was taken.
+    pub deep_loss: Option<f64>,
 }
 
 /// Score one position: None when the judge scores it lost.
@@ -357,21 +394,33 @@ fn score(
     cfg: &OracleConfig,
     moves: &[(i64, i64)],
 ) -> Result<Option<Scored>, String> {
-    let j = judge.judge(moves)?;
+    let j = judge.judge(moves, cfg.judge_nodes)?;
     if j.ev <= -DECIDED {
         return Ok(None);
     }
     let (mv, _) = ask(&cfg.engine, cfg, cfg.nodes, moves)?;
+    let after = |m: (i64, i64), nodes: u64| -> Result<i64, String> {
+        let mut next = moves.to_vec();
+        next.push(m);
+        Ok(-judge.judge(&next, nodes)?.ev)
+    };
     let after_ev = if mv == j.mv {
         j.ev
     } else {
-        let mut next = moves.to_vec();
-        next.push(mv);
-        let a = judge.judge(&next)?;
-        -a.ev
+        after(mv, cfg.judge_nodes)?
     };
     // 0 when the moves agree (after_ev is then the judge's own value).
     let loss = win_prob(j.ev, cfg.scale) - win_prob(after_ev, cfg.scale);
+    // The second look values both moves' positions afresh, deeper: the
+    // first look's value of the judge's own move comes from the search
+    // that chose it, so a judge wrong about the position charges the
+    // engine for its own mistake.
+    let deep_loss = match cfg.verify_nodes {
+        Some(n) if mv != j.mv && 100.0 * loss >= cfg.verify_min => {
+            Some(win_prob(after(j.mv, n)?, cfg.scale) - win_prob(after(mv, n)?, cfg.scale))
+        }
+        _ => None,
+    };
     Ok(Some(Scored {
         moves: moves.to_vec(),
         engine: mv,
@@ -379,6 +428,7 @@ fn score(
         judge_ev: j.ev,
         after_ev,
         loss,
+        deep_loss,
     }))
 }
 
@@ -400,7 +450,13 @@ pub fn run(cfg: &OracleConfig) -> Result<Report, String> {
             .map_err(|e| format!("oracle: cannot read {}: {e}", r.display()))?;
         records.push('\n');
     }
-    let positions = sample(&records, cfg.min_ply, cfg.step, cfg.seed, cfg.positions);
+    let positions = sample(
+        &records,
+        (cfg.min_ply, cfg.max_ply),
+        cfg.step,
+        cfg.seed,
+        cfg.positions,
+    );
     if positions.is_empty() {
         return Err("oracle: no positions in the records".into());
     }
@@ -488,12 +544,45 @@ pub fn summary(cfg: &OracleConfig, rep: &Report) -> String {
         loss.iter().filter(|&&l| l > 0.10).count(),
         loss.iter().filter(|&&l| l > 0.25).count(),
     );
+    let _ = writeln!(out, "by ply: {}", by_ply(s, |x| x.loss));
+    if let Some(n) = cfg.verify_nodes {
+        let looked: Vec<&Scored> = s.iter().filter(|x| x.deep_loss.is_some()).collect();
+        let first: Vec<f64> = looked.iter().map(|x| x.loss).collect();
+        let deep: Vec<f64> = looked.iter().filter_map(|x| x.deep_loss).collect();
+        let all: Vec<f64> = s.iter().map(|x| x.deep_loss.unwrap_or(x.loss)).collect();
+        let (m, ci) = mean_ci(&all);
+        let _ = writeln!(
+            out,
+            "second look at {n} nodes: {} positions losing {} points or more: {:.2} points a \
+             move at first, {:.2} on the second look; all positions so: mean loss {m:.2} ± {ci:.2}",
+            looked.len(),
+            cfg.verify_min,
+            mean_ci(&first).0,
+            mean_ci(&deep).0,
+        );
+        let _ = writeln!(
+            out,
+            "by ply, second look: {}",
+            by_ply(s, |x| x.deep_loss.unwrap_or(x.loss))
+        );
+    }
+    out
+}
+
+/// Mean losses by ply: plies 0–9 in twos (the moves right after the
+/// opening are where most is lost), then tens, then 40 and over.
+fn by_ply(s: &[Scored], loss: impl Fn(&Scored) -> f64) -> String {
     let mut by: Vec<(usize, Vec<f64>)> = Vec::new();
     for x in s {
-        let b = (x.moves.len() / 10).min(4) * 10;
+        let ply = x.moves.len();
+        let b = if ply < 10 {
+            ply / 2 * 2
+        } else {
+            (ply / 10).min(4) * 10
+        };
         match by.iter_mut().find(|(k, _)| *k == b) {
-            Some((_, v)) => v.push(x.loss),
-            None => by.push((b, vec![x.loss])),
+            Some((_, v)) => v.push(loss(x)),
+            None => by.push((b, vec![loss(x)])),
         }
     }
     by.sort_by_key(|(k, _)| *k);
@@ -501,25 +590,25 @@ pub fn summary(cfg: &OracleConfig, rep: &Report) -> String {
         .iter()
         .map(|(k, v)| {
             let (m, _) = mean_ci(v);
-            let label = if *k >= 40 {
-                "40+".to_string()
-            } else {
-                format!("{k}-{}", k + 9)
+            let label = match *k {
+                k if k >= 40 => "40+".to_string(),
+                k if k < 10 => format!("{k}-{}", k + 1),
+                k => format!("{k}-{}", k + 9),
             };
             format!("{label}: {} at {m:.2}", v.len())
         })
         .collect();
-    let _ = writeln!(out, "by ply: {}", parts.join("; "));
-    out
+    parts.join("; ")
 }
 
 /// One line per scored position.
 pub fn tsv(s: &[Scored]) -> String {
-    let mut out = String::from("moves\tply\tengine\tjudge\tjudge_ev\tafter_ev\tloss\n");
+    let mut out = String::from("moves\tply\tengine\tjudge\tjudge_ev\tafter_ev\tloss\tdeep_loss\n");
     for x in s {
+        let deep = x.deep_loss.map_or(String::new(), |d| format!("{d:.6}"));
         let _ = writeln!(
             out,
-            "{}\t{}\t{},{}\t{},{}\t{}\t{}\t{:.6}",
+            "{}\t{}\t{},{}\t{},{}\t{}\t{}\t{:.6}\t{deep}",
             xy_list(&x.moves),
             x.moves.len(),
             x.engine.0,
@@ -623,16 +712,94 @@ mod tests {
         let moves: Vec<String> = (0..20).map(|i| format!("{},{}", i % 15, i / 15)).collect();
         let line = format!("1\ta\tb\t1-0\tfive\t4\tx\t{}", moves.join(" "));
         let rec = format!("{line}\n{line}\nnot a record\n");
-        let s = sample(&rec, 8, 3, 1, 100);
+        let s = sample(&rec, (8, usize::MAX), 3, 1, 100);
         // plies 8, 11, 14, 17 (18 = 20 - 2 is the last allowed); the copy adds none
         let mut plies: Vec<usize> = s.iter().map(|p| p.len()).collect();
         plies.sort();
         assert_eq!(plies, vec![8, 11, 14, 17]);
-        assert_eq!(sample(&rec, 8, 3, 1, 2).len(), 2);
-        let a: Vec<usize> = sample(&rec, 8, 1, 1, 100).iter().map(|p| p.len()).collect();
-        let b: Vec<usize> = sample(&rec, 8, 1, 2, 100).iter().map(|p| p.len()).collect();
+        assert_eq!(sample(&rec, (8, usize::MAX), 3, 1, 2).len(), 2);
+        let a: Vec<usize> = sample(&rec, (8, usize::MAX), 1, 1, 100)
+            .iter()
+            .map(|p| p.len())
+            .collect();
+        let b: Vec<usize> = sample(&rec, (8, usize::MAX), 1, 2, 100)
+            .iter()
+            .map(|p| p.len())
+            .collect();
         assert_eq!(a.len(), b.len());
         assert_ne!(a, b, "the seed orders the sample");
+        // --max-ply stops the walk: plies 8 and 11 of each game
+        let mut capped: Vec<usize> = sample(&rec, (8, 13), 3, 1, 100)
+            .iter()
+            .map(|p| p.len())
+            .collect();
+        capped.sort();
+        assert_eq!(capped, vec![8, 11]);
+    }
+
+    fn scored(ply: usize, loss: f64, deep: Option<f64>) -> Scored {
+        Scored {
+            moves: (0..ply as i64).map(|i| (i % 15, i / 15)).collect(),
+            engine: (1, 1),
+            judge: (2, 2),
+            judge_ev: 0,
+            after_ev: -100,
+            loss,
+            deep_loss: deep,
+        }
+    }
+
+    /// The second look's figures come from the positions it looked at, the
+    /// others keep their first loss, and the plies below ten go in twos.
+    #[test]
+    fn the_summary_reports_the_second_look_beside_the_first() {
+        let Mode::Run(mut cfg) = parse(
+            &"oracle --judge j --engine e --records r --verify 900 --verify-min 20"
+                .split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        )
+        .unwrap() else {
+            panic!("a run")
+        };
+        assert_eq!((cfg.verify_nodes, cfg.verify_min), (Some(900), 20.0));
+        let rep = Report {
+            scored: vec![
+                scored(4, 0.50, Some(0.10)),
+                scored(5, 0.30, Some(0.50)),
+                scored(8, 0.05, None),
+                scored(25, 0.01, None),
+            ],
+            ..Report::default()
+        };
+        let t = summary(&cfg, &rep);
+        assert!(t.contains("mean loss 21.50"), "{t}");
+        assert!(
+            t.contains("by ply: 4-5: 2 at 40.00; 8-9: 1 at 5.00; 20-29: 1 at 1.00"),
+            "{t}"
+        );
+        assert!(
+            t.contains("2 positions losing 20 points or more: 40.00 points a move at first, 30.00 on the second look"),
+            "{t}"
+        );
+        assert!(t.contains("all positions so: mean loss 16.50"), "{t}");
+        assert!(t.contains("by ply, second look: 4-5: 2 at 30.00;"), "{t}");
+        let rows = tsv(&rep.scored);
+        assert!(rows.lines().next().unwrap().ends_with("\tloss\tdeep_loss"));
+        assert!(
+            rows.lines()
+                .nth(1)
+                .unwrap()
+                .ends_with("\t0.500000\t0.100000"),
+            "{rows}"
+        );
+        assert!(
+            rows.lines().nth(3).unwrap().ends_with("\t0.050000\t"),
+            "{rows}"
+        );
+        // Without --verify no second-look line.
+        cfg.verify_nodes = None;
+        assert!(!summary(&cfg, &rep).contains("second look"));
     }
 
     #[test]
@@ -657,6 +824,12 @@ mod tests {
         assert!(parse(&args("oracle --judge j --records r")).is_err());
         assert!(parse(&args("oracle --judge j --engine e")).is_err());
         assert!(parse(&args("oracle --judge j --engine e --records r --step 0")).is_err());
+        assert!(parse(&args("oracle --judge j --engine e --records r --verify 0")).is_err());
+        assert!(parse(&args("oracle --judge j --engine e --records r --max-ply 7")).is_err());
+        assert!(parse(&args(
+            "oracle --judge j --engine e --records r --min-ply 3 --max-ply 7"
+        ))
+        .is_ok());
         match parse(&args(
             "oracle --judge j --engine e --records r --nodes 7 --jobs 2",
         ))
