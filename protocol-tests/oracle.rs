@@ -123,6 +123,9 @@ fn the_judge_agrees_with_itself_and_not_with_a_random_engine() {
     for r in rows.lines().skip(1) {
         let f: Vec<&str> = r.split('\t').collect();
         let loss: f64 = f[6].parse().unwrap();
+        if (loss - 0.01).abs() < 1e-5 {
+            continue; // the threshold itself, rounded in the file
+        }
         if f[2] != f[3] && loss >= 0.01 {
             due += 1;
             deep.push(f[7].parse::<f64>().expect("a second look"));
