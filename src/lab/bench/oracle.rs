@@ -250,12 +250,12 @@ pub fn win_prob(v: i64, scale: f64) -> f64 {
     }
 }
 
-/// The positions of a sample: every `step`-th ply from `min_ply` to
-/// `max_ply` of every game (never the last two plies), each once, in the
+/// The positions of a sample: every `step`-th ply within `plies` of
+/// every game (never the last two plies), each once, in the
 /// order of a hash of the seed and the moves; the first `n`.
 pub fn sample(
     records: &str,
-    (min_ply, max_ply): (usize, usize),
+    plies: std::ops::RangeInclusive<usize>,
     step: usize,
     seed: u64,
     n: usize,
@@ -267,8 +267,8 @@ pub fn sample(
         let Some(Ok(moves)) = f.get(7).map(|m| parse_xy_list(m)) else {
             continue;
         };
-        let mut k = min_ply;
-        while k + 2 <= moves.len() && k <= max_ply {
+        let mut k = *plies.start();
+        while k + 2 <= moves.len() && k <= *plies.end() {
             let p = moves[..k].to_vec();
             let s = xy_list(&p);
             if seen.insert(s.clone()) {
@@ -452,7 +452,7 @@ pub fn run(cfg: &OracleConfig) -> Result<Report, String> {
     }
     let positions = sample(
         &records,
-        (cfg.min_ply, cfg.max_ply),
+        cfg.min_ply..=cfg.max_ply,
         cfg.step,
         cfg.seed,
         cfg.positions,
@@ -668,6 +668,10 @@ pub fn compare_files(a: &Path, b: &Path) -> Result<String, String> {
 mod tests {
     use super::*;
 
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
     fn msgs(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
     }
@@ -712,27 +716,23 @@ mod tests {
         let moves: Vec<String> = (0..20).map(|i| format!("{},{}", i % 15, i / 15)).collect();
         let line = format!("1\ta\tb\t1-0\tfive\t4\tx\t{}", moves.join(" "));
         let rec = format!("{line}\n{line}\nnot a record\n");
-        let s = sample(&rec, (8, usize::MAX), 3, 1, 100);
+        // The sampled positions' plies, in the sample's order.
+        let plies = |range, step, seed| -> Vec<usize> {
+            sample(&rec, range, step, seed, 100)
+                .iter()
+                .map(|p| p.len())
+                .collect()
+        };
         // plies 8, 11, 14, 17 (18 = 20 - 2 is the last allowed); the copy adds none
-        let mut plies: Vec<usize> = s.iter().map(|p| p.len()).collect();
-        plies.sort();
-        assert_eq!(plies, vec![8, 11, 14, 17]);
-        assert_eq!(sample(&rec, (8, usize::MAX), 3, 1, 2).len(), 2);
-        let a: Vec<usize> = sample(&rec, (8, usize::MAX), 1, 1, 100)
-            .iter()
-            .map(|p| p.len())
-            .collect();
-        let b: Vec<usize> = sample(&rec, (8, usize::MAX), 1, 2, 100)
-            .iter()
-            .map(|p| p.len())
-            .collect();
+        let mut all = plies(8..=usize::MAX, 3, 1);
+        all.sort();
+        assert_eq!(all, vec![8, 11, 14, 17]);
+        assert_eq!(sample(&rec, 8..=usize::MAX, 3, 1, 2).len(), 2);
+        let (a, b) = (plies(8..=usize::MAX, 1, 1), plies(8..=usize::MAX, 1, 2));
         assert_eq!(a.len(), b.len());
         assert_ne!(a, b, "the seed orders the sample");
         // --max-ply stops the walk: plies 8 and 11 of each game
-        let mut capped: Vec<usize> = sample(&rec, (8, 13), 3, 1, 100)
-            .iter()
-            .map(|p| p.len())
-            .collect();
+        let mut capped = plies(8..=13, 3, 1);
         capped.sort();
         assert_eq!(capped, vec![8, 11]);
     }
@@ -753,12 +753,9 @@ mod tests {
     /// others keep their first loss, and the plies below ten go in twos.
     #[test]
     fn the_summary_reports_the_second_look_beside_the_first() {
-        let Mode::Run(mut cfg) = parse(
-            &"oracle --judge j --engine e --records r --verify 900 --verify-min 20"
-                .split_whitespace()
-                .map(String::from)
-                .collect::<Vec<_>>(),
-        )
+        let Mode::Run(mut cfg) = parse(&args(
+            "oracle --judge j --engine e --records r --verify 900 --verify-min 20",
+        ))
         .unwrap() else {
             panic!("a run")
         };
@@ -819,7 +816,6 @@ mod tests {
 
     #[test]
     fn parse_needs_both_brains_and_records() {
-        let args = |s: &str| -> Vec<String> { s.split_whitespace().map(String::from).collect() };
         assert!(parse(&args("oracle --engine e --records r")).is_err());
         assert!(parse(&args("oracle --judge j --records r")).is_err());
         assert!(parse(&args("oracle --judge j --engine e")).is_err());
