@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::brain::eval::net::{fnv1a, NetWeights, QuantNet};
 use crate::brain::eval::EvalKind;
+use crate::brain::search::nethead::PolicyHead;
 use crate::brain::search::SearchOptions;
 use crate::brain::types::{Rule, RuleSet};
 
@@ -92,6 +93,15 @@ pub fn load_net(path: &str) -> Result<(Arc<QuantNet>, u64), String> {
         .and_then(|w| QuantNet::new(&w))
         .map(|q| (Arc::new(q), fnv1a(&bytes)))
         .map_err(|e| format!("--net {path}: {e}"))
+}
+
+/// The policy head in the file `path` (`--policy-head FILE`,
+/// `search::nethead`); an error names the file and what is wrong with it.
+pub fn load_policy_head(path: &str) -> Result<Arc<PolicyHead>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--policy-head {path}: {e}"))?;
+    PolicyHead::parse(&text)
+        .map(Arc::new)
+        .map_err(|e| format!("--policy-head {path}: {e}"))
 }
 
 /// Apply the search switch `flag` to `o`; false if it is not one:

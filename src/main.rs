@@ -58,6 +58,19 @@ fn main() -> anyhow::Result<()> {
                 }
                 options.search.eval = EvalKind::Net;
             }
+            "--policy-head" => {
+                let Some(path) = it.next() else {
+                    eprintln!("pbrain-sente: --policy-head takes a head file\n{USAGE}");
+                    std::process::exit(2);
+                };
+                match sente::cli::load_policy_head(path) {
+                    Ok(h) => options.head = Some(h),
+                    Err(e) => {
+                        eprintln!("pbrain-sente: {e}");
+                        std::process::exit(2);
+                    }
+                }
+            }
             "--param" => {
                 let v = it.next().map(String::as_str).unwrap_or("");
                 if v == "list" {
@@ -102,7 +115,7 @@ fn param_list() -> String {
 }
 
 const USAGE: &str = "\
-usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE]
+usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE] [--policy-head FILE]
                                                     the Gomocup protocol on stdin/stdout
        pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [SWITCHES] [--eval auto|classic|net]
                                                     bench; its node count is the signature

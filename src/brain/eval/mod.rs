@@ -666,6 +666,27 @@ impl Evaluator {
         self.net.as_ref().map(|n| n.logit(stm, self.moves()))
     }
 
+    /// What a policy head on the net reads (`search::nethead`), the net
+    /// synced first: the pooled inputs `[pool_stm, pool_opp]` into `pool`
+    /// and each of `cells`' clipped accumulators `[h_stm, h_opp]` into
+    /// `out` in turn (2f values each; f the net's width). False under
+    /// Classic, or if the slices are too short for the net.
+    pub fn net_features(
+        &self,
+        stm: Color,
+        cells: &[usize],
+        pool: &mut [f32],
+        out: &mut [f32],
+    ) -> bool {
+        match &self.net {
+            Some(n) if pool.len() >= 2 * n.net().f && out.len() >= cells.len() * 2 * n.net().f => {
+                n.features(self.moves(), stm, cells, pool, out);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The classical static score for `stm`, whichever `kind`.
     #[inline]
     pub fn classic(&self, stm: Color) -> Score {

@@ -741,6 +741,7 @@ mod tests {
         let mut s = Session::with_options(EngineOptions {
             search: off,
             net: Some(net.clone()),
+            head: None,
         });
         s.handle_vec(Command::Info(Info::MaxMemory(8 << 20)));
         s.handle_vec(Command::Start(15));

@@ -844,8 +844,9 @@ impl<'a, 'b> Tree<'a, 'b> {
         }
         let soft = params::FOUR_THREE_DEFENCE() == 2 && !defences.is_empty();
         let mut scored = std::mem::take(&mut self.score_bufs[ply]);
+        let deep = !forced && self.ord.head.is_some() && depth >= params::HEAD_MIN_DEPTH();
         self.ord
-            .score_head(&self.pos, ply, hash_move, &moves, &mut scored);
+            .score_head(&self.pos, ply, hash_move, &moves, &mut scored, deep);
         // A single forced reply costs no depth.
         let extend = forced && scored.len() == 1 && !horizon;
 

@@ -18,6 +18,7 @@ mod deepening;
 pub mod evalcache;
 mod iteration;
 pub mod movegen;
+pub mod nethead;
 pub mod ordering;
 pub mod params;
 pub mod policy;
@@ -215,6 +216,9 @@ pub struct Searcher {
     /// one, `eval::net::embedded_net_for`); the engine sets it
     /// (`Engine::set_net`).
     pub net: Option<Arc<QuantNet>>,
+    /// A policy head on the net that orders deep nodes (None: none,
+    /// `search::nethead`); the engine sets it (`Engine::set_policy_head`).
+    pub head: Option<Arc<nethead::PolicyHead>>,
 }
 
 /// Switches for experiments (A/B matches); the defaults are what plays.
@@ -329,6 +333,7 @@ impl Searcher {
             stats: SearchStats::default(),
             options: SearchOptions::default(),
             net: None,
+            head: None,
         }
     }
 
@@ -523,9 +528,11 @@ impl Searcher {
         self.tt.new_search();
         self.ord.new_search();
         self.ord.policy = self.options.policy_order;
+        self.ord.head = self.head.clone();
         for h in self.helpers.iter_mut() {
             h.ord.new_search();
             h.ord.policy = self.options.policy_order;
+            h.ord.head = self.head.clone();
         }
         let max_nodes = req.max_nodes.filter(|&n| n > 0).unwrap_or(u64::MAX);
 

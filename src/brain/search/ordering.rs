@@ -7,7 +7,10 @@ use crate::brain::eval::weights::{Class, ATTACK_ORDER, DEFEND_ORDER};
 use crate::brain::game::board::{Pos, MAX_CELLS};
 use crate::brain::types::Color;
 
+use std::sync::Arc;
+
 use super::movegen::Position;
+use super::nethead::{HeadScratch, PolicyHead};
 use super::params;
 use super::policy;
 
@@ -27,6 +30,11 @@ pub struct Ordering {
     /// With `policy`: the best policy score among the moves the last
     /// `score` or `score_head` call scored (the hash move's included).
     pub policy_top: i32,
+    /// A policy head on the net (`search::nethead`): `score_head`'s
+    /// `deep` nodes order by its logits instead of the static score.
+    pub head: Option<Arc<PolicyHead>>,
+    head_logits: Vec<f32>,
+    head_scratch: HeadScratch,
 }
 
 impl Default for Ordering {
@@ -36,6 +44,9 @@ impl Default for Ordering {
             history: vec![0; 2 * MAX_CELLS],
             policy: false,
             policy_top: i32::MIN,
+            head: None,
+            head_logits: Vec::new(),
+            head_scratch: HeadScratch::default(),
         }
     }
 }
@@ -103,14 +114,16 @@ impl Ordering {
         moves: &[Pos],
         out: &mut Vec<(Pos, i32)>,
     ) {
-        self.score_into(pos, ply, hash_move, moves, out);
+        self.score_into(pos, ply, hash_move, moves, out, false);
         // Ties broken by position so the order never depends on the sort.
         out.sort_unstable_by(by_score);
     }
 
     /// `score`, but only the first `SORTED_HEAD` moves come out sorted (the
     /// rest are all ordered after them): most nodes search one or two moves.
-    /// Call `sort_tail` before reading past the head.
+    /// Call `sort_tail` before reading past the head. With `deep` and a
+    /// policy head (`head`), the head's logits (times
+    /// `params::HEAD_UNIT`) replace the static score.
     pub fn score_head(
         &mut self,
         pos: &Position,
@@ -118,8 +131,9 @@ impl Ordering {
         hash_move: Pos,
         moves: &[Pos],
         out: &mut Vec<(Pos, i32)>,
+        deep: bool,
     ) {
-        self.score_into(pos, ply, hash_move, moves, out);
+        self.score_into(pos, ply, hash_move, moves, out, deep);
         if out.len() > params::SORTED_HEAD() {
             out.select_nth_unstable_by(params::SORTED_HEAD() - 1, by_score);
             out[..params::SORTED_HEAD()].sort_unstable_by(by_score);
@@ -136,11 +150,16 @@ impl Ordering {
         hash_move: Pos,
         moves: &[Pos],
         out: &mut Vec<(Pos, i32)>,
+        deep: bool,
     ) {
         out.clear();
         let stm = pos.stm();
         self.policy_top = i32::MIN;
-        for &m in moves {
+        let head = match &self.head {
+            Some(h) if deep => h.logits(pos, moves, &mut self.head_logits, &mut self.head_scratch),
+            _ => false,
+        };
+        for (i, &m) in moves.iter().enumerate() {
             let p = if self.policy {
                 let p = policy::score(pos.board, &pos.ev, m, stm);
                 self.policy_top = self.policy_top.max(p);
@@ -151,7 +170,13 @@ impl Ordering {
             let s = if m == hash_move {
                 HASH_BONUS
             } else {
-                let mut s = if self.policy { p } else { static_score(pos, m) };
+                let mut s = if head {
+                    (self.head_logits[i] * params::HEAD_UNIT() as f32) as i32
+                } else if self.policy {
+                    p
+                } else {
+                    static_score(pos, m)
+                };
                 if let Some(i) = self.killers[ply].iter().position(|&k| k == m) {
                     s += params::KILLER_BONUS[i];
                 }
@@ -278,7 +303,7 @@ mod tests {
                 let hash = if game % 2 == 0 { moves[0] } else { Pos::NONE };
                 let (mut full, mut head) = (Vec::new(), Vec::new());
                 ord.score(&pos, ply % 4, hash, &moves, &mut full);
-                ord.score_head(&pos, ply % 4, hash, &moves, &mut head);
+                ord.score_head(&pos, ply % 4, hash, &moves, &mut head, false);
                 let n = params::SORTED_HEAD().min(full.len());
                 assert_eq!(head[..n], full[..n], "the head is the full order's head");
                 sort_tail(&mut head);

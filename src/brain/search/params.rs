@@ -244,6 +244,11 @@ tunables! {
     /// Moves `Ordering::score_head` sorts whole; the rest are sorted only when
     /// the node gets that far (`sort_tail`).
     SORTED_HEAD: usize = 8;
+    /// With a policy head loaded (`--policy-head`, `search::nethead`): the
+    /// least remaining depth, in depth units, of the unforced nodes it orders.
+    HEAD_MIN_DEPTH: Depth = 96;
+    /// Ordering units per logit of the policy head (a killer is 900).
+    HEAD_UNIT: i32 = 512;
 
     // Transposition table replacement.
 

@@ -30,6 +30,7 @@ use crate::brain::eval::net::{cell_h_f32, cell_keys, embedded_for, pooled_f32, N
 use crate::brain::game::board::Pos;
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::search::movegen::Position;
+use crate::brain::search::nethead::PolicyHead;
 use crate::brain::search::policy::{table_weights, POLICY_UNIT};
 use crate::cli::{num, parse_rule, value};
 
@@ -281,7 +282,55 @@ pub fn fit(d: &HeadData, form: Form, train: &[u32], epochs: usize, lr: f32, seed
     p
 }
 
-const USAGE: &str = "usage: pbrain-sente tune policy-head [--rule R] [--net FILE] [--epochs N] [--lr X] [--hidden K] [--seed S] [--holdout PCT] [--max-positions N] RECORDS.txt...";
+/// The fitted parameters `p` of `form` as the engine's head
+/// (`search::nethead::PolicyHead`): the same logit on the same inputs
+/// (a form without the pattern score gets α = 0, one without context
+/// zero weights on the pool).
+pub fn to_policy_head(f: usize, form: Form, p: &[f32]) -> PolicyHead {
+    let (n, ni) = (2 * f, form.inputs(f));
+    let mut params = vec![if form.pattern { p[0] } else { 0.0 }];
+    params.extend_from_slice(&p[1..1 + n]);
+    for k in 0..form.hidden {
+        let o = 1 + n + k * (ni + 2);
+        params.extend_from_slice(&p[o..o + ni]);
+        params.extend(std::iter::repeat_n(0.0, 2 * n - ni));
+        params.extend_from_slice(&p[o + ni..o + ni + 2]);
+    }
+    PolicyHead {
+        f,
+        hidden: form.hidden,
+        params,
+    }
+}
+
+/// The form named `name` (`Form::name`'s names, hidden units as given).
+fn parse_form(name: &str) -> Option<Form> {
+    let (pattern, core) = match name.strip_prefix("pattern+") {
+        Some(c) => (true, c),
+        None => (false, name),
+    };
+    let (context, core) = match core.strip_prefix("ctx-") {
+        Some(c) => (true, c),
+        None => (false, core),
+    };
+    let hidden = if core == "linear" && !context {
+        0
+    } else {
+        core.strip_prefix("mlp")?
+            .parse()
+            .ok()
+            .filter(|&k| k > 0 && k <= 64)?
+    };
+    Some(Form {
+        hidden,
+        pattern,
+        context,
+    })
+}
+
+const USAGE: &str = "usage: pbrain-sente tune policy-head [--rule R] [--net FILE] [--epochs N] [--lr X] [--hidden K] [--seed S] [--holdout PCT] [--max-positions N] [--form NAME --out HEAD] RECORDS.txt...
+  --form NAME  fit only this form (linear, mlpK, ctx-mlpK, each optionally pattern+...)
+  --out HEAD   write the fitted head for pbrain-sente --policy-head (needs --form)";
 
 /// `pbrain-sente tune policy-head …` (`args`: the words after
 /// `policy-head`). Returns the process exit status.
@@ -290,6 +339,7 @@ pub fn main_head(args: &[String]) -> i32 {
     let (mut holdout, mut max_positions) = (10u64, 150_000usize);
     let mut rule = crate::brain::types::Rule::Freestyle;
     let mut net_path: Option<String> = None;
+    let (mut only, mut out_path): (Option<Form>, Option<String>) = (None, None);
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -307,6 +357,12 @@ pub fn main_head(args: &[String]) -> i32 {
                 .and_then(|v| num(a, &v))
                 .map(|n: u64| holdout = n.min(100)),
             "--max-positions" => val().and_then(|v| num(a, &v)).map(|n| max_positions = n),
+            "--form" => val().and_then(|v| {
+                parse_form(&v)
+                    .map(|f| only = Some(f))
+                    .ok_or_else(|| format!("--form: no form {v:?}"))
+            }),
+            "--out" => val().map(|v| out_path = Some(v)),
             f if f.starts_with("--") => Err(format!("unknown option {f}")),
             f => {
                 files.push(f.to_string());
@@ -318,7 +374,7 @@ pub fn main_head(args: &[String]) -> i32 {
             return 2;
         }
     }
-    if files.is_empty() {
+    if files.is_empty() || (out_path.is_some() && only.is_none()) {
         eprintln!("{USAGE}");
         return 2;
     }
@@ -402,14 +458,18 @@ pub fn main_head(args: &[String]) -> i32 {
         pattern,
         context,
     };
-    for form in [
-        form(0, false, false),
-        form(hidden, false, false),
-        form(hidden, false, true),
-        form(0, true, false),
-        form(hidden, true, false),
-        form(hidden, true, true),
-    ] {
+    let forms = match only {
+        Some(f) => vec![f],
+        None => vec![
+            form(0, false, false),
+            form(hidden, false, false),
+            form(hidden, false, true),
+            form(0, true, false),
+            form(hidden, true, false),
+            form(hidden, true, true),
+        ],
+    };
+    for form in forms {
         let t0 = std::time::Instant::now();
         let p = fit(&d, form, &train, epochs, lr, seed);
         let score = |c: usize| (head(&d, form, &p, c, None) * 4096.0) as i64;
@@ -425,6 +485,14 @@ pub fn main_head(args: &[String]) -> i32 {
                 String::new()
             }
         );
+        if let Some(path) = &out_path {
+            let text = to_policy_head(d.f, form, &p).to_text();
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("tune policy-head: --out {path}: {e}");
+                return 1;
+            }
+            eprintln!("wrote {path}");
+        }
     }
     0
 }
@@ -483,6 +551,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The engine's head made from fitted parameters gives the fitter's
+    /// logit on the same inputs, for every form; form names parse back.
+    #[test]
+    fn the_engine_head_equals_the_fitters_on_its_inputs() {
+        let w = crate::brain::eval::net::random(4, 4, 9);
+        let mut d = HeadData::new(&w);
+        let g = parse_line("freestyle\t15\t1\t7,7 8,8\t7,8,10,1 9,9,-5,1 6,6,0,1")
+            .unwrap()
+            .unwrap();
+        d.add_game(&w, &g, 0);
+        d.derive_pattern();
+        for (hidden, pattern, context) in [
+            (0, false, false),
+            (3, true, false),
+            (3, true, true),
+            (2, false, true),
+        ] {
+            let form = Form {
+                hidden,
+                pattern,
+                context,
+            };
+            let back = parse_form(&form.name()).unwrap();
+            assert_eq!(
+                (back.hidden, back.pattern, back.context),
+                (hidden, pattern, context)
+            );
+            let mut rng = SplitMix64::new(4);
+            let p: Vec<f32> = (0..form.len(d.f))
+                .map(|_| rng.below(2001) as f32 / 1000.0 - 1.0)
+                .collect();
+            let h = to_policy_head(d.f, form, &p);
+            assert_eq!(h.params.len(), PolicyHead::len(d.f, hidden));
+            let mut ctx = Vec::new();
+            for c in 0..d.s.cell.len() {
+                let x: Vec<f32> = d.xs(c).iter().map(|&b| b as f32 / 255.0).collect();
+                let o = d.owner[c] as usize * 2 * d.f;
+                h.context(&d.pool[o..o + 2 * d.f], &mut ctx);
+                let (want, got) = (head(&d, form, &p, c, None), h.logit(&x, d.pat[c], &ctx));
+                assert!((want - got).abs() < 1e-4, "{}: {want} {got}", form.name());
+            }
+        }
+        assert!(parse_form("mlp0").is_none() && parse_form("ctx-linear").is_none());
     }
 
     /// A head learns a planted rule: on random candidates, the chosen move
