@@ -10,7 +10,7 @@
 //! defuse it stay) and then *iterative deepening* (`deepening`) with
 //! aspiration windows over the root moves, Lazy SMP helpers beside it. The
 //! tree walk is in `alphabeta`, move generation in `movegen`, ordering in
-//! `ordering`, the table and memory sizing in `tt`, the time manager in
+//! `ordering` (with the optional policy head on the net, `nethead`), the table and memory sizing in `tt`, the time manager in
 //! `time`, VCF/VCT in `threat`, the helpers in `smp`.
 
 pub mod alphabeta;

@@ -1,7 +1,9 @@
 //! Move ordering: hash move first, then threat-ordered moves (our fives and
 //! fours, blocks of the opponent's, threes, ...), killers and history. With
 //! `Ordering::policy` the learned move policy (`search::policy`) replaces
-//! the static threat score.
+//! the static threat score; with `Ordering::head` (a policy head on the
+//! net, `search::nethead`) the head's logits replace it in the nodes
+//! `score_head` is told are deep.
 
 use crate::brain::eval::weights::{Class, ATTACK_ORDER, DEFEND_ORDER};
 use crate::brain::game::board::{Pos, MAX_CELLS};
