@@ -10,8 +10,9 @@
 //! defuse it stay) and then *iterative deepening* (`deepening`) with
 //! aspiration windows over the root moves, Lazy SMP helpers beside it. The
 //! tree walk is in `alphabeta`, move generation in `movegen`, ordering in
-//! `ordering` (with the optional policy head on the net, `nethead`), the table and memory sizing in `tt`, the time manager in
-//! `time`, VCF/VCT in `threat`, the helpers in `smp`.
+//! `ordering` (with the optional policy head on the net, `nethead`), the
+//! table and memory sizing in `tt`, the time manager in `time`, VCF/VCT in
+//! `threat`, the helpers in `smp`.
 
 pub mod alphabeta;
 mod deepening;
@@ -217,7 +218,7 @@ pub struct Searcher {
     /// (`Engine::set_net`).
     pub net: Option<Arc<QuantNet>>,
     /// A policy head on the net that orders deep nodes (None: none,
-    /// `search::nethead`); the engine sets it (`Engine::set_policy_head`).
+    /// `search::nethead`); the engine sets it from `EngineOptions::head`.
     pub head: Option<Arc<nethead::PolicyHead>>,
 }
 

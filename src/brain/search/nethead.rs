@@ -50,6 +50,22 @@ impl PolicyHead {
         1 + 2 * f + hidden * (4 * f + 2)
     }
 
+    /// Where hidden unit `k`'s parameters start (U_k's cell half, its
+    /// pool half, b_k, v_k).
+    fn unit(&self, k: usize) -> usize {
+        1 + 2 * self.f + k * (4 * self.f + 2)
+    }
+
+    /// A head of random parameters in `[-scale, scale]`, for tests.
+    #[cfg(test)]
+    pub fn random(f: usize, hidden: usize, seed: u64, scale: f32) -> PolicyHead {
+        let mut r = crate::brain::game::zobrist::SplitMix64::new(seed);
+        let params = (0..Self::len(f, hidden))
+            .map(|_| (r.below(2001) as f32 / 1000.0 - 1.0) * scale)
+            .collect();
+        PolicyHead { f, hidden, params }
+    }
+
     /// The head in the file's text form (the module doc).
     pub fn parse(text: &str) -> Result<PolicyHead, String> {
         let mut words = text.split_whitespace();
@@ -104,9 +120,8 @@ impl PolicyHead {
     pub fn logit(&self, x: &[f32], pattern: f32, ctx: &[f32]) -> f32 {
         let (f2, p) = (2 * self.f, &self.params);
         let mut out = p[0] * pattern + dot(&p[1..1 + f2], x);
-        let base = 1 + f2;
         for (k, &c) in ctx.iter().enumerate().take(self.hidden) {
-            let o = base + k * (2 * f2 + 2);
+            let o = self.unit(k);
             let a = c + dot(&p[o..o + f2], x);
             out += p[o + 2 * f2 + 1] * a.clamp(0.0, 1.0);
         }
@@ -116,10 +131,9 @@ impl PolicyHead {
     /// Each hidden unit's bias plus its pool half · `pool`.
     pub fn context(&self, pool: &[f32], ctx: &mut Vec<f32>) {
         let f2 = 2 * self.f;
-        let base = 1 + f2;
         ctx.clear();
         ctx.extend((0..self.hidden).map(|k| {
-            let o = base + k * (2 * f2 + 2);
+            let o = self.unit(k);
             self.params[o + 2 * f2] + dot(&self.params[o + f2..o + 2 * f2], pool)
         }));
     }
@@ -182,17 +196,9 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 mod tests {
     use super::*;
 
-    fn head(f: usize, hidden: usize, seed: u64) -> PolicyHead {
-        let mut r = crate::brain::game::zobrist::SplitMix64::new(seed);
-        let params = (0..PolicyHead::len(f, hidden))
-            .map(|_| r.below(2001) as f32 / 1000.0 - 1.0)
-            .collect();
-        PolicyHead { f, hidden, params }
-    }
-
     #[test]
     fn the_text_form_round_trips_and_bad_files_are_refused() {
-        let h = head(4, 3, 7);
+        let h = PolicyHead::random(4, 3, 7, 1.0);
         assert_eq!(PolicyHead::parse(&h.to_text()), Ok(h.clone()));
         let t = h.to_text();
         assert!(PolicyHead::parse(&t.replacen(HEAD_MAGIC, "x", 1)).is_err());
@@ -205,7 +211,7 @@ mod tests {
     /// On a position with a (random, quantized) net, the head's logits
     /// from the incremental accumulators equal the same head on the
     /// float reference's features (`cell_h_f32`, `pooled_f32`), within
-    /// the quantization's error; after moves pushed and popped too. No
+    /// the quantization's error; after further moves too. No
     /// net, or another width: no logits.
     #[test]
     fn the_logits_read_the_nets_features() {
@@ -215,8 +221,7 @@ mod tests {
         use std::sync::Arc;
         let f = 8;
         let q = Arc::new(QuantNet::new(&random(f, 4, 21)).unwrap());
-        let mut h = head(f, 5, 13);
-        h.params.iter_mut().for_each(|v| *v *= 0.2);
+        let h = PolicyHead::random(f, 5, 13, 0.2);
         let mut board = Board::square(15, RuleSet::FREESTYLE).unwrap();
         let mut pos = Position::with_net(&mut board, Some(q.clone()));
         for (x, y) in [(7, 7), (8, 8), (7, 8), (9, 9), (6, 9)] {
@@ -252,7 +257,7 @@ mod tests {
         }
         assert!(checked > 600);
         let corner = pos.board.pos(0, 0).unwrap();
-        let wide = head(16, 2, 1);
+        let wide = PolicyHead::random(16, 2, 1, 1.0);
         assert!(!wide.logits(&pos, &[corner], &mut out, &mut sc));
         let mut plain = Board::square(15, RuleSet::FREESTYLE).unwrap();
         let classic = Position::new(&mut plain);
@@ -264,7 +269,7 @@ mod tests {
     #[test]
     fn the_context_split_equals_the_whole_formula() {
         let (f, hidden) = (5, 4);
-        let h = head(f, hidden, 11);
+        let h = PolicyHead::random(f, hidden, 11, 1.0);
         let mut r = crate::brain::game::zobrist::SplitMix64::new(3);
         let mut v =
             |n: usize| -> Vec<f32> { (0..n).map(|_| r.below(1001) as f32 / 1000.0).collect() };

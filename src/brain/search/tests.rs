@@ -756,18 +756,9 @@ fn renju_black_without_a_legal_cell_has_lost() {
 /// classical evaluation (no net to read) the head changes nothing.
 #[test]
 fn a_policy_head_orders_only_the_deep_nodes() {
-    use crate::brain::game::zobrist::SplitMix64;
     use nethead::PolicyHead;
     let f = crate::brain::eval::net::embedded_net_for(Rule::Freestyle).f;
-    let mut r = SplitMix64::new(5);
-    let params = (0..PolicyHead::len(f, 4))
-        .map(|_| (r.below(2001) as f32 / 1000.0 - 1.0) * 0.5)
-        .collect();
-    let head = Arc::new(PolicyHead {
-        f,
-        hidden: 4,
-        params,
-    });
+    let head = Arc::new(PolicyHead::random(f, 4, 5, 0.5));
     let run = |eval: EvalKind, head: Option<Arc<PolicyHead>>, depth: u32| {
         let mut b = Board::from_ascii(OPENING_15, RuleSet::from(Rule::Freestyle)).unwrap();
         let mut s = Searcher::with_tt_bytes(1 << 20);

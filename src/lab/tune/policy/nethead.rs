@@ -502,17 +502,31 @@ mod tests {
     use super::*;
     use crate::lab::datagen::record::parse_line;
 
-    /// The analytic gradient of a candidate's logit agrees with finite
-    /// differences, for every form.
-    #[test]
-    fn head_gradient_matches_finite_differences() {
-        let w = crate::brain::eval::net::random(4, 4, 7);
+    /// A short game's candidates under a random net of width 4 (`seed`).
+    fn game_data(seed: u64) -> HeadData {
+        let w = crate::brain::eval::net::random(4, 4, seed);
         let mut d = HeadData::new(&w);
         let g = parse_line("freestyle\t15\t1\t7,7 8,8\t7,8,10,1 9,9,-5,1 6,6,0,1")
             .unwrap()
             .unwrap();
         d.add_game(&w, &g, 0);
         d.derive_pattern();
+        d
+    }
+
+    /// `n` parameters in [-1, 1] from `seed`.
+    fn random_params(n: usize, seed: u64) -> Vec<f32> {
+        let mut rng = SplitMix64::new(seed);
+        (0..n)
+            .map(|_| rng.below(2001) as f32 / 1000.0 - 1.0)
+            .collect()
+    }
+
+    /// The analytic gradient of a candidate's logit agrees with finite
+    /// differences, for every form.
+    #[test]
+    fn head_gradient_matches_finite_differences() {
+        let d = game_data(7);
         assert!(d.s.len() >= 2);
         assert_eq!(d.pat.len(), d.s.cell.len());
         assert_eq!(d.x.len(), d.s.cell.len() * 2 * d.f);
@@ -528,10 +542,7 @@ mod tests {
                 context,
             };
             let n = form.len(d.f);
-            let mut rng = SplitMix64::new(3);
-            let p: Vec<f32> = (0..n)
-                .map(|_| rng.below(2001) as f32 / 1000.0 - 1.0)
-                .collect();
+            let p = random_params(n, 3);
             for c in [0, 3] {
                 let mut gr = vec![0f32; n];
                 head(&d, form, &p, c, Some((&mut gr, 1.0)));
@@ -557,13 +568,7 @@ mod tests {
     /// logit on the same inputs, for every form; form names parse back.
     #[test]
     fn the_engine_head_equals_the_fitters_on_its_inputs() {
-        let w = crate::brain::eval::net::random(4, 4, 9);
-        let mut d = HeadData::new(&w);
-        let g = parse_line("freestyle\t15\t1\t7,7 8,8\t7,8,10,1 9,9,-5,1 6,6,0,1")
-            .unwrap()
-            .unwrap();
-        d.add_game(&w, &g, 0);
-        d.derive_pattern();
+        let d = game_data(9);
         for (hidden, pattern, context) in [
             (0, false, false),
             (3, true, false),
@@ -580,10 +585,7 @@ mod tests {
                 (back.hidden, back.pattern, back.context),
                 (hidden, pattern, context)
             );
-            let mut rng = SplitMix64::new(4);
-            let p: Vec<f32> = (0..form.len(d.f))
-                .map(|_| rng.below(2001) as f32 / 1000.0 - 1.0)
-                .collect();
+            let p = random_params(form.len(d.f), 4);
             let h = to_policy_head(d.f, form, &p);
             assert_eq!(h.params.len(), PolicyHead::len(d.f, hidden));
             let mut ctx = Vec::new();
