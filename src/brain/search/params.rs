@@ -245,8 +245,10 @@ tunables! {
     /// the node gets that far (`sort_tail`).
     SORTED_HEAD: usize = 8;
     /// With a policy head loaded (`--policy-head`, `search::nethead`): the
-    /// least remaining depth, in depth units, of the unforced nodes it orders.
-    HEAD_MIN_DEPTH: Depth = 96;
+    /// least remaining depth, in depth units, of the unforced nodes it orders
+    /// (4 plies, the setting measured by the clock; from 6 plies it lost at
+    /// equal nodes: `scripts/RESULTS.md`, "The policy head in the search").
+    HEAD_MIN_DEPTH: Depth = 64;
     /// Ordering units per logit of the policy head (a killer is 900).
     HEAD_UNIT: i32 = 512;
 
