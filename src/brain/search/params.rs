@@ -43,15 +43,17 @@ tunables! {
     ROOT_LMR_MIN_DEPTH: i32 = 4;
 
     // Tree late-move reductions: `LMR_BASE + ln(depth) * ln(i + 1) / LMR_DIVISOR`.
+    // LMR_BASE, LMR_DIVISOR, LMP_BASE, RFP_MARGIN_NET and Q_DELTA_NET are SPSA
+    // run s7's point (scripts/spsa-runs/s7.txt; tuned against Rapfi at a node count).
 
     /// Moves searched at full depth before reductions start (tree nodes).
     LMR_FULL_MOVES: usize = 3;
     /// Least remaining depth at which late quiet moves are reduced.
     LMR_MIN_DEPTH: i32 = 3;
     /// Constant term of the reduction formula (truncated to plies after the sum).
-    LMR_BASE: f32 = 0.4;
+    LMR_BASE: f32 = 0.362;
     /// Divisor of `ln(depth) * ln(i + 1)` in the reduction formula.
-    LMR_DIVISOR: f32 = 2.2;
+    LMR_DIVISOR: f32 = 2.1413;
     /// Extra reduction at a non-PV node, in depth units (16: one ply).
     LMR_NON_PV_EXTRA: Depth = 16;
 
@@ -105,7 +107,7 @@ tunables! {
     // Late-move pruning: at most `LMP_BASE + d * d / LMP_DEPTH_DIVISOR` quiet moves.
 
     /// Quiet moves always tried at any depth.
-    LMP_BASE: usize = 2;
+    LMP_BASE: usize = 3;
     /// Divisor of depth² in the quiet-move count.
     LMP_DEPTH_DIVISOR: usize = 2;
     /// PV nodes try this many times as many quiet moves.
@@ -153,7 +155,7 @@ tunables! {
     RFP_MARGIN: Score = 120;
     /// The same margin when the net evaluates (issue 44: the net's static
     /// score is closer to the search's, so it may want a narrower margin).
-    RFP_MARGIN_NET: Score = 120;
+    RFP_MARGIN_NET: Score = 112;
 
     // Futility pruning of moves (issue 43): in a non-PV node within
     // `FUTILITY_MAX_DEPTH` plies of the horizon, with alpha no mate score,
@@ -218,7 +220,7 @@ tunables! {
     /// Static score this far or more below alpha stands: no four is tried.
     Q_DELTA: Score = 300;
     /// The same margin when the net evaluates.
-    Q_DELTA_NET: Score = 300;
+    Q_DELTA_NET: Score = 267;
     /// With the net: a horizon whose classical score lies this far or more
     /// outside the window stands on it, without the net's (0: off). The
     /// classical score is kept up to date by every move; the net's costs
