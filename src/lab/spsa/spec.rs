@@ -176,7 +176,7 @@ mod tests {
     fn parses_lines_types_and_comments() {
         let ps = parse(
             "# tuned\nRFP_MARGIN, 120, 40, 300, 10, 0.002\n\nLMR_DIVISOR, 2.2, 1.0, 4.0, 0.2, 0.002\n\
-             LMP_BASE, 3, 0, 8, 1, 0.002, usize\n",
+             LMP_BASE, 2, 0, 8, 1, 0.002, usize\n",
         )
         .unwrap();
         assert_eq!(ps.len(), 3);
