@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use crate::brain::eval::net::{fnv1a, NetWeights, QuantNet};
 use crate::brain::eval::EvalKind;
-use crate::brain::search::nethead::PolicyHead;
 use crate::brain::search::SearchOptions;
 use crate::brain::types::{Rule, RuleSet};
 
@@ -95,30 +94,11 @@ pub fn load_net(path: &str) -> Result<(Arc<QuantNet>, u64), String> {
         .map_err(|e| format!("--net {path}: {e}"))
 }
 
-/// The policy head in the file `path` (`--policy-head FILE`,
-/// `search::nethead`); an error names the file and what is wrong with it.
-pub fn load_policy_head(path: &str) -> Result<Arc<PolicyHead>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--policy-head {path}: {e}"))?;
-    PolicyHead::parse(&text)
-        .map(Arc::new)
-        .map_err(|e| format!("--policy-head {path}: {e}"))
-}
-
 /// Apply the search switch `flag` to `o`; false if it is not one:
-/// `--no-threats`, `--leaf-vcf`, `--policy-order`, `--policy-lmr`,
-/// `--policy-prune`, and `--policy` for all three policy switches.
+/// `--no-threats` (no threat solver at the root).
 pub fn search_switch(o: &mut SearchOptions, flag: &str) -> bool {
     match flag {
         "--no-threats" => o.root_threats = false,
-        "--leaf-vcf" => o.leaf_vcf = true,
-        "--policy-order" => o.policy_order = true,
-        "--policy-lmr" => o.policy_lmr = true,
-        "--policy-prune" => o.policy_prune = true,
-        "--policy" => {
-            o.policy_order = true;
-            o.policy_lmr = true;
-            o.policy_prune = true;
-        }
         _ => return false,
     }
     true
@@ -207,14 +187,12 @@ mod tests {
 
     #[test]
     fn search_switches() {
-        let d = SearchOptions::default();
-        assert!(!d.policy_order && !d.policy_lmr && !d.policy_prune);
-        let mut all = d;
-        assert!(search_switch(&mut all, "--policy"));
-        assert!(all.policy_order && all.policy_lmr && all.policy_prune);
-        assert!(!search_switch(&mut all, "--policy-everything"));
         let mut o = SearchOptions::default();
+        assert!(o.root_threats);
         assert!(search_switch(&mut o, "--no-threats") && !o.root_threats);
-        assert!(search_switch(&mut o, "--leaf-vcf") && o.leaf_vcf);
+        // The experiments' switches are gone (tag experiments-2026-12).
+        for gone in ["--leaf-vcf", "--policy", "--policy-order", "--no-such"] {
+            assert!(!search_switch(&mut o, gone), "{gone}");
+        }
     }
 }

@@ -58,19 +58,6 @@ fn main() -> anyhow::Result<()> {
                 }
                 options.search.eval = EvalKind::Net;
             }
-            "--policy-head" => {
-                let Some(path) = it.next() else {
-                    eprintln!("pbrain-sente: --policy-head takes a head file\n{USAGE}");
-                    std::process::exit(2);
-                };
-                match sente::cli::load_policy_head(path) {
-                    Ok(h) => options.head = Some(h),
-                    Err(e) => {
-                        eprintln!("pbrain-sente: {e}");
-                        std::process::exit(2);
-                    }
-                }
-            }
             "--param" => {
                 let v = it.next().map(String::as_str).unwrap_or("");
                 if v == "list" {
@@ -115,7 +102,7 @@ fn param_list() -> String {
 }
 
 const USAGE: &str = "\
-usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE] [--policy-head FILE]
+usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE]
                                                     the Gomocup protocol on stdin/stdout
        pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [SWITCHES] [--eval auto|classic|net]
                                                     bench; its node count is the signature
@@ -132,19 +119,12 @@ usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE] [--policy-
        (every bench also takes --param NAME=V in a tuning build: cargo build --features tune)
        pbrain-sente tune …                          fit evaluation weights to match records
        pbrain-sente tune net …                      train the evaluation network on datagen records
-       pbrain-sente tune policy RECORDS.txt… [--out src/brain/search/policy_weights.rs]
-                                                    fit the move policy to self-play records
        pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
                     [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]
                     [--max-plies M] [--quiet]       self-play games as training data
        pbrain-sente --help | --version
 SWITCHES (search features for A/B tests):
   --no-threats    no threat solver (VCF/VCT) at the root
-  --leaf-vcf      VCF at the horizon (off by default)
-  --policy-order  order moves by the learned move policy (off by default)
-  --policy-lmr    late-move reductions also by policy score (off by default)
-  --policy-prune  prune quiet moves far below the best policy score (off by default)
-  --policy        all three policy switches
   --eval E        static evaluation: auto (default: the learned net in freestyle,
                   standard and renju, classical under caro), classic or net (every rule)
   --net FILE      the net's weights from FILE instead of the built-in ones (implies --eval net)

@@ -40,7 +40,6 @@ use crate::brain::eval::net::QuantNet;
 use crate::brain::game::board::EMPTY;
 use crate::brain::game::rules::is_win;
 use crate::brain::game::{pattern, Board, Pos};
-use crate::brain::search::nethead::PolicyHead;
 use crate::brain::search::params;
 use crate::brain::search::time::TimePlan;
 use crate::brain::search::{
@@ -68,9 +67,6 @@ pub use strength::Strength;
 pub struct EngineOptions {
     pub search: SearchOptions,
     pub net: Option<Arc<QuantNet>>,
-    /// A policy head that orders deep nodes (`search::nethead`; none by
-    /// default).
-    pub head: Option<Arc<PolicyHead>>,
 }
 
 /// What a search tells its caller while it runs.
@@ -119,8 +115,6 @@ pub struct Engine {
     options: SearchOptions,
     /// The net `EvalKind::Net` evaluates with (None: the embedded one).
     net: Option<Arc<QuantNet>>,
-    /// The policy head that orders deep nodes (`EngineOptions::head`).
-    head: Option<Arc<PolicyHead>>,
     /// The search running on the opponent's time; it holds the searcher
     /// (`searcher` is None meanwhile).
     ponder: Option<Ponder>,
@@ -149,7 +143,6 @@ impl Engine {
             pondering: false,
             options,
             net: None,
-            head: None,
             ponder: None,
             analysis: Analysis::default(),
         }
@@ -159,7 +152,6 @@ impl Engine {
     pub fn with_options(options: EngineOptions) -> Self {
         let mut e = Engine::new(options.search);
         e.set_net(options.net);
-        e.head = options.head;
         e
     }
 
@@ -318,7 +310,6 @@ impl Engine {
             };
             searcher.options = self.options;
             searcher.net = self.net.clone();
-            searcher.head = self.head.clone();
             self.searcher = Some(searcher);
             self.searcher_bytes = bytes;
         }
@@ -1022,7 +1013,6 @@ mod tests {
         let mut e = Engine::with_options(EngineOptions {
             search: net_search,
             net: None,
-            head: None,
         });
         e.set_memory(8 << 20);
         let embedded = search(&mut e);
@@ -1034,7 +1024,6 @@ mod tests {
         let mut e = Engine::with_options(EngineOptions {
             search: net_search,
             net: Some(q.clone()),
-            head: None,
         });
         e.set_memory(8 << 20);
         let other = search(&mut e);
@@ -1064,7 +1053,6 @@ mod tests {
                         ..SearchOptions::default()
                     },
                     net,
-                    head: None,
                 });
                 e.set_memory(8 << 20);
                 let r = e
@@ -1105,7 +1093,6 @@ mod tests {
                         ..SearchOptions::default()
                     },
                     net: None,
-                    head: None,
                 });
                 e.set_memory(8 << 20);
                 let r = e

@@ -583,15 +583,6 @@ impl Evaluator {
         code_pattern((self.cells[p.idx()].code[color.index()] >> (4 * d)) & 15)
     }
 
-    /// The four line codes a stone of `color` on the empty cell `p` makes,
-    /// a nibble per direction (direction d in bits 4d..4d+4): 0..=10 the
-    /// line's `Pattern`, 11 an open-four line holding two separate fours.
-    /// What the move policy (`crate::brain::search::policy`) reads.
-    #[inline]
-    pub fn line_codes(&self, p: Pos, color: Color) -> u16 {
-        self.cells[p.idx()].code[color.index()]
-    }
-
     /// The evaluation value of the empty cell `p` for `color` when `color`
     /// is to move.
     #[inline]
@@ -664,27 +655,6 @@ impl Evaluator {
     /// The net's logit of `stm`'s win probability (None under Classic).
     pub fn net_logit(&self, stm: Color) -> Option<f32> {
         self.net.as_ref().map(|n| n.logit(stm, self.moves()))
-    }
-
-    /// What a policy head on the net reads (`search::nethead`), the net
-    /// synced first: the pooled inputs `[pool_stm, pool_opp]` into `pool`
-    /// and each of `cells`' clipped accumulators `[h_stm, h_opp]` into
-    /// `out` in turn (2f values each; f the net's width). False under
-    /// Classic, or if the slices are too short for the net.
-    pub fn net_features(
-        &self,
-        stm: Color,
-        cells: &[usize],
-        pool: &mut [f32],
-        out: &mut [f32],
-    ) -> bool {
-        match &self.net {
-            Some(n) if pool.len() >= 2 * n.net().f && out.len() >= cells.len() * 2 * n.net().f => {
-                n.features(self.moves(), stm, cells, pool, out);
-                true
-            }
-            _ => false,
-        }
     }
 
     /// The classical static score for `stm`, whichever `kind`.

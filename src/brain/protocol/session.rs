@@ -734,14 +734,12 @@ mod tests {
         let off = SearchOptions {
             root_threats: false,
             eval: crate::brain::engine::EvalKind::Net,
-            ..SearchOptions::default()
         };
         let w = crate::brain::eval::net::random(16, 8, 5);
         let net = Arc::new(crate::brain::eval::net::QuantNet::new(&w).unwrap());
         let mut s = Session::with_options(EngineOptions {
             search: off,
             net: Some(net.clone()),
-            head: None,
         });
         s.handle_vec(Command::Info(Info::MaxMemory(8 << 20)));
         s.handle_vec(Command::Start(15));

@@ -93,7 +93,6 @@ use super::evalcache::{EvalCache, Tag};
 use super::movegen::{four_three_defences, generate, unforced, Gen, Position};
 use super::ordering::{is_tactical, sort_tail, Ordering, MAX_PLY};
 use super::params;
-use super::policy;
 use super::threat::ThreatSolver;
 use super::time::TimePlan;
 use super::tt::{Bound, Tt};
@@ -134,89 +133,12 @@ fn lmr_scaled(depth: Depth, i: usize, scale: i32) -> Depth {
     grained(lmr_units(depth, i) * scale / 16)
 }
 
-/// What the per-move adjustments of a late quiet move's reduction read
-/// (`params::LMR_HISTORY`, `LMR_DISTANT`, `LMR_NOT_IMPROVING`,
-/// `LMR_CUT_NODE`).
-#[derive(Clone, Copy, Debug, Default)]
-struct LateQuiet {
-    /// The move's history for the side to move.
-    history: i32,
-    /// Farther than `params::LMR_DISTANT_RANGE` from the last two moves.
-    distant: bool,
-    /// The node's static score is no better than two plies before.
-    not_improving: bool,
-    /// The node is an expected cut node.
-    cut_node: bool,
-}
-
-/// Whether any of those adjustments is on (in the release build a constant).
-#[inline]
-fn lmr_adjusting() -> bool {
-    params::LMR_HISTORY() != 0
-        || params::LMR_DISTANT() != 0
-        || params::LMR_NOT_IMPROVING() != 0
-        || params::LMR_CUT_NODE() != 0
-}
-
-/// The sum of the adjustments, in depth units (0 with every knob off).
-fn lmr_adjustment(q: LateQuiet) -> Depth {
-    let mut r = -params::LMR_HISTORY() * q.history / 100;
-    if q.distant {
-        r += params::LMR_DISTANT();
-    }
-    if q.not_improving {
-        r += params::LMR_NOT_IMPROVING();
-    }
-    if q.cut_node {
-        r += params::LMR_CUT_NODE();
-    }
-    r
-}
-
-/// No static score recorded for a ply (a forced node, or the root).
-const NO_EV: Score = Score::MIN;
-
 /// Late-move pruning: at depth d at most `params::LMP_BASE` + d² / 2 quiet
 /// moves (`params::LMP_DEPTH_DIVISOR`; twice that at PV nodes:
 /// `params::LMP_PV_FACTOR`), d in whole plies.
 fn lmp_limit(depth: Depth) -> usize {
     let d = plies(depth).max(1) as usize;
     params::LMP_BASE() + d * d / params::LMP_DEPTH_DIVISOR()
-}
-
-/// A move that makes no more than `params::TRIVIAL_CLASS` for either side
-/// (trivial-move pruning).
-fn trivial(pos: &Position, m: Pos) -> bool {
-    let stm = pos.stm();
-    let most = params::TRIVIAL_CLASS();
-    pos.ev.class(m, stm) as i32 <= most && pos.ev.class(m, stm.opposite()) as i32 <= most
-}
-
-/// Policy-driven pruning (`PolicyCuts::prune`): the least gap (policy
-/// units below the node's best) at which a quiet move is pruned at `depth`.
-fn policy_prune_gap(depth: Depth, pv_node: bool) -> i32 {
-    params::POLICY_PRUNE_GAP()
-        + params::POLICY_PRUNE_PER_DEPTH() * plies(depth).max(0)
-        + if pv_node {
-            params::POLICY_PRUNE_PV()
-        } else {
-            0
-        }
-}
-
-/// Policy-driven reductions (`PolicyCuts::lmr`): depth added to a late
-/// quiet move's reduction for its gap below the node's best policy score.
-fn policy_lmr_adjust(gap: i32) -> Depth {
-    ONE_PLY
-        * if gap < params::POLICY_LMR_CLOSE() {
-            -params::POLICY_LMR_CLOSE_LESS()
-        } else if gap >= 2 * params::POLICY_LMR_FAR() {
-            2
-        } else if gap >= params::POLICY_LMR_FAR() {
-            1
-        } else {
-            0
-        }
 }
 
 // Reverse futility pruning: a non-PV node within `params::RFP_MAX_DEPTH`
@@ -239,27 +161,6 @@ pub struct TreeLimits<'a> {
     pub plan: TimePlan,
     pub start: Instant,
     pub max_nodes: u64,
-    /// Threat-solver nodes per VCF call at the horizon (0: off).
-    pub leaf_vcf_nodes: u64,
-    /// Reductions and pruning driven by the move policy.
-    pub policy: PolicyCuts,
-}
-
-/// Which late-move decisions the learned move policy (`search::policy`)
-/// drives (`SearchOptions::policy_lmr`, `policy_prune`; both off by
-/// default). A quiet move's *gap* is the node's best policy score less its
-/// own, in logits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PolicyCuts {
-    /// Late-move reductions `params::POLICY_LMR_CLOSE_LESS` plies less for
-    /// a move within `params::POLICY_LMR_CLOSE` of the best, one more from
-    /// `params::POLICY_LMR_FAR` and two from twice that.
-    pub lmr: bool,
-    /// A quiet move whose gap reaches `params::POLICY_PRUNE_GAP` plus
-    /// `params::POLICY_PRUNE_PER_DEPTH` a remaining ply (and
-    /// `params::POLICY_PRUNE_PV` more at PV nodes) is not searched, at any
-    /// depth, once a move has been.
-    pub prune: bool,
 }
 
 /// Beta cutoffs by the move that made them, and fail-low nodes (see
@@ -311,13 +212,10 @@ pub struct Tree<'a, 'b> {
     pub start: Instant,
     pub max_nodes: u64,
     pub seldepth: usize,
-    /// Threat solver for VCF at the horizon, and its node budget per call
-    /// (0: off).
+    /// The threat solver (the root probe's VCF and VCT), and the nodes it
+    /// has searched (counted against the node limit).
     pub threat: &'a mut ThreatSolver,
-    pub leaf_vcf_nodes: u64,
     pub vcf_nodes: u64,
-    /// Reductions and pruning driven by the move policy.
-    pub policy: PolicyCuts,
     /// Fours made by `quiesce` in the line being searched.
     q_fours: u32,
     pv: Vec<[Pos; MAX_PLY + 1]>,
@@ -342,12 +240,6 @@ pub struct Tree<'a, 'b> {
     /// `Q_DELTA`, or their `_NET` twins when the net evaluates).
     rfp_margin: Score,
     q_delta: Score,
-    /// Per ply: whether its parent expects the node to fail high (read only
-    /// with `params::LMR_CUT_NODE` on; see `expect_cut`).
-    cut: Vec<bool>,
-    /// Per ply: the node's static score if it is unforced, else `NO_EV`
-    /// (kept only with `params::LMR_NOT_IMPROVING` on).
-    static_ev: Vec<Score>,
     /// The net's scores by position (`evalcache`), asked for only when the
     /// net evaluates (`Tree::new` makes it speak for the net and board).
     ecache: &'a mut EvalCache,
@@ -424,9 +316,7 @@ impl<'a, 'b> Tree<'a, 'b> {
             max_nodes: limits.max_nodes,
             seldepth: 0,
             threat,
-            leaf_vcf_nodes: limits.leaf_vcf_nodes,
             vcf_nodes: 0,
-            policy: limits.policy,
             q_fours: 0,
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -440,8 +330,6 @@ impl<'a, 'b> Tree<'a, 'b> {
             se_extensions: 0,
             rfp_margin,
             q_delta,
-            cut: vec![false; MAX_PLY + 2],
-            static_ev: vec![NO_EV; MAX_PLY + 2],
             net_evaluates: net,
             ecache,
         }
@@ -467,33 +355,6 @@ impl<'a, 'b> Tree<'a, 'b> {
     fn make(&mut self, m: Pos) {
         let tt = self.tt;
         self.pos.make_with(m, |key| tt.prefetch(key));
-    }
-
-    /// Tell the node about to be searched at `ply` whether it is an
-    /// expected cut node (a no-op unless `params::LMR_CUT_NODE` is on).
-    #[inline]
-    fn expect_cut(&mut self, ply: usize, cut: bool) {
-        if params::LMR_CUT_NODE() != 0 {
-            self.cut[ply] = cut;
-        }
-    }
-
-    /// Whether `m` is farther than `params::LMR_DISTANT_RANGE` (king
-    /// distance) from both of the last two moves played.
-    fn distant(&self, m: Pos) -> bool {
-        let board = &*self.pos.board;
-        let (x, y) = board.xy(m);
-        let range = params::LMR_DISTANT_RANGE().max(0) as usize;
-        let last = board.history().iter().rev().take(2);
-        let mut any = false;
-        for e in last {
-            any = true;
-            let (ex, ey) = board.xy(e.pos);
-            if x.abs_diff(ex).max(y.abs_diff(ey)) <= range {
-                return false;
-            }
-        }
-        any
     }
 
     /// The principal variation found at ply 0 by the last `pvs` call there.
@@ -532,10 +393,9 @@ impl<'a, 'b> Tree<'a, 'b> {
         self.root_depth = depth;
         self.make(m);
         let score = if full {
-            self.expect_cut(1, false);
             -self.pvs(depth - ONE_PLY, -beta, -alpha, 1)
         } else {
-            self.search_late(depth - ONE_PLY, reduction, alpha, beta, 1, false)
+            self.search_late(depth - ONE_PLY, reduction, alpha, beta, 1)
         };
         self.pos.unmake();
         self.set_pv(0, m);
@@ -546,9 +406,7 @@ impl<'a, 'b> Tree<'a, 'b> {
     /// window is (alpha, beta)) to `depth`: a null window `reduction`
     /// shallower (at most to one ply), at full depth again if it beats alpha
     /// there, and with the full window if it lands inside. Returns the
-    /// parent's score; `ply` is the child's, `parent_cut` whether the parent
-    /// is an expected cut node (the reduced search expects the child to
-    /// fail high; a search at full depth expects the opposite of the parent).
+    /// parent's score; `ply` is the child's.
     fn search_late(
         &mut self,
         depth: Depth,
@@ -556,17 +414,13 @@ impl<'a, 'b> Tree<'a, 'b> {
         alpha: Score,
         beta: Score,
         ply: usize,
-        parent_cut: bool,
     ) -> Score {
         let r = reduction.min(depth - ONE_PLY).max(0);
-        self.expect_cut(ply, r > 0 || !parent_cut);
         let mut score = -self.pvs(depth - r, -alpha - 1, -alpha, ply);
         if r > 0 && score > alpha && !self.aborted {
-            self.expect_cut(ply, !parent_cut);
             score = -self.pvs(depth, -alpha - 1, -alpha, ply);
         }
         if score > alpha && score < beta && !self.aborted {
-            self.expect_cut(ply, false);
             score = -self.pvs(depth, -beta, -alpha, ply);
         }
         score
@@ -612,7 +466,6 @@ impl<'a, 'b> Tree<'a, 'b> {
             return alpha;
         }
         let pv_node = beta - alpha > 1;
-        let cut_node = params::LMR_CUT_NODE() != 0 && !pv_node && self.cut[ply];
 
         // The static mate check (`params::STATIC_MATE`).
         if params::STATIC_MATE() != 0 && self.pos.ev.fives(opp) == 0 {
@@ -630,18 +483,6 @@ impl<'a, 'b> Tree<'a, 'b> {
             if self.pos.ev.fives(opp) == 0 {
                 if self.pos.open_four_win().is_some() {
                     return mate_in(ply + 3);
-                }
-                // VCF as quiescence: only possible with a four to make.
-                if self.leaf_vcf_nodes > 0 && self.pos.ev.fours(stm) > 0 {
-                    let line = self
-                        .threat
-                        .vcf(self.pos.board, stm, self.leaf_vcf_nodes, self.stop);
-                    self.vcf_nodes += self.threat.nodes();
-                    // The solver does not read the clock: read it after each call.
-                    self.check_limits();
-                    if let Some(line) = line {
-                        return mate_in(ply + line.len());
-                    }
                 }
                 // An open three of the opponent must be answered: search the
                 // answers one ply (as a four is) rather than guess.
@@ -674,23 +515,6 @@ impl<'a, 'b> Tree<'a, 'b> {
 
         if !excluded.is_none() {
             hash_move = Pos::NONE;
-        }
-
-        // The static score two plies on (`params::LMR_NOT_IMPROVING`).
-        let mut not_improving = false;
-        if params::LMR_NOT_IMPROVING() != 0 {
-            let now = if unforced(&self.pos) {
-                self.static_eval(stm)
-            } else {
-                NO_EV
-            };
-            self.static_ev[ply] = now;
-            let before = if ply >= 2 {
-                self.static_ev[ply - 2]
-            } else {
-                NO_EV
-            };
-            not_improving = now != NO_EV && before != NO_EV && now <= before;
         }
 
         // Reverse futility pruning (see `params::RFP_MARGIN`).
@@ -785,7 +609,6 @@ impl<'a, 'b> Tree<'a, 'b> {
             && self.pos.legal_for(hash_move, stm)
         {
             self.make(hash_move);
-            self.expect_cut(ply + 1, !pv_node && !cut_node);
             let score = -self.pvs(depth - ONE_PLY + hash_ext, -beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.aborted {
@@ -844,28 +667,10 @@ impl<'a, 'b> Tree<'a, 'b> {
         }
         let soft = params::FOUR_THREE_DEFENCE() == 2 && !defences.is_empty();
         let mut scored = std::mem::take(&mut self.score_bufs[ply]);
-        let deep = !forced && self.ord.head.is_some() && depth >= params::HEAD_MIN_DEPTH();
         self.ord
-            .score_head(&self.pos, ply, hash_move, &moves, &mut scored, deep);
+            .score_head(&self.pos, ply, hash_move, &moves, &mut scored);
         // A single forced reply costs no depth.
         let extend = forced && scored.len() == 1 && !horizon;
-
-        // The node's best policy score, when the policy drives reductions
-        // or pruning (the hash move included: it is a candidate too; the
-        // ordering found it already when it ordered by policy).
-        let cuts = self.policy;
-        let policy_on = (cuts.lmr || cuts.prune) && !forced;
-        let policy_top = if policy_on && self.ord.policy {
-            self.ord.policy_top
-        } else if policy_on {
-            moves
-                .iter()
-                .map(|&m| policy::score(self.pos.board, &self.pos.ev, m, stm))
-                .max()
-                .unwrap_or(0)
-        } else {
-            0
-        };
 
         // Futility pruning (see `params::FUTILITY_MAX_DEPTH`): the most the
         // node's static score plus the margin reaches; a late quiet move
@@ -897,24 +702,18 @@ impl<'a, 'b> Tree<'a, 'b> {
             let defends = soft && defences.contains(&m);
             let quiet = !forced && !defends && !is_tactical(&self.pos, m) && m != hash_move;
             let killer = self.ord.is_killer(ply, m);
-            // How far below the node's best policy score a late quiet move is.
-            let gap = if policy_on && quiet && !killer {
-                policy_top - policy::score(self.pos.board, &self.pos.ev, m, stm)
-            } else {
-                0
-            };
             // Past the count limit (`lmp_limit`, more at PV nodes).
             let over_count =
                 i >= lmp_limit(depth) * if pv_node { params::LMP_PV_FACTOR() } else { 1 };
-            // Trivial-move pruning (`params::TRIVIAL_MAX_DEPTH`) and the
-            // count limit for every move (`params::LMP_ALL`).
-            if !forced && m != hash_move && best > -MATE_BOUND {
-                if depth <= params::TRIVIAL_MAX_DEPTH() && trivial(&self.pos, m) {
-                    continue;
-                }
-                if params::LMP_ALL() != 0 && !quiet && over_count {
-                    continue;
-                }
+            // The count limit for every move (`params::LMP_ALL`).
+            if !forced
+                && m != hash_move
+                && best > -MATE_BOUND
+                && params::LMP_ALL() != 0
+                && !quiet
+                && over_count
+            {
+                continue;
             }
             // Late-move pruning: near the horizon only the best-ordered
             // quiet moves are tried (never a forced defence).
@@ -922,16 +721,11 @@ impl<'a, 'b> Tree<'a, 'b> {
                 if over_count {
                     continue;
                 }
-                if cuts.prune && gap >= policy_prune_gap(depth, pv_node) {
-                    continue;
-                }
                 if futile_at <= alpha {
                     continue;
                 }
             }
             searched += 1;
-            // Read before the move is on the board (`LMR_DISTANT`).
-            let distant = quiet && params::LMR_DISTANT() != 0 && self.distant(m);
             self.make(m);
             // The larger of the single-reply and the singular extension.
             let forced_ext = if extend {
@@ -942,7 +736,6 @@ impl<'a, 'b> Tree<'a, 'b> {
             let singular_ext = if m == hash_move { hash_ext } else { 0 };
             let new_depth = depth - ONE_PLY + forced_ext.max(singular_ext);
             let score = if i == 0 {
-                self.expect_cut(ply + 1, !pv_node && !cut_node);
                 -self.pvs(new_depth, -beta, -alpha, ply + 1)
             } else {
                 let mut r = 0;
@@ -957,18 +750,6 @@ impl<'a, 'b> Tree<'a, 'b> {
                         params::LMR_NON_PV_EXTRA()
                     };
                     r = lmr_reduction(depth, i) + extra;
-                    if lmr_adjusting() {
-                        let q = LateQuiet {
-                            history: self.ord.history(stm, m),
-                            distant,
-                            not_improving,
-                            cut_node,
-                        };
-                        r = (r + lmr_adjustment(q)).max(0);
-                    }
-                    if cuts.lmr {
-                        r = (r + policy_lmr_adjust(gap)).max(0);
-                    }
                 } else if late && (forced || defends) {
                     r = lmr_scaled(depth, i, params::LMR_FORCED_SCALE());
                 } else if late {
@@ -977,7 +758,7 @@ impl<'a, 'b> Tree<'a, 'b> {
                 if late && soft && !defends {
                     r += params::FOUR_THREE_REDUCTION();
                 }
-                self.search_late(new_depth, r, alpha, beta, ply + 1, cut_node)
+                self.search_late(new_depth, r, alpha, beta, ply + 1)
             };
             self.pos.unmake();
             if self.aborted {
@@ -1066,7 +847,6 @@ impl<'a, 'b> Tree<'a, 'b> {
         for &m in fours.iter() {
             self.make(m);
             self.q_fours += 1;
-            self.expect_cut(ply + 1, false);
             let score = -self.pvs(0, -beta, -alpha, ply + 1);
             self.q_fours -= 1;
             self.pos.unmake();
@@ -1122,8 +902,6 @@ impl<'a, 'b> Tree<'a, 'b> {
                 plan: TimePlan::UNLIMITED,
                 start: Instant::now(),
                 max_nodes: u64::MAX,
-                leaf_vcf_nodes: 0,
-                policy: PolicyCuts::default(),
             },
         )
     }
@@ -1474,36 +1252,14 @@ mod tests {
         . . . . . . . . . . . . . . .
         X . . . . . . . . . . . . . .";
 
-    /// Trivial-move pruning and the count limit for every move, off by
-    /// default: `trivial` reads both sides' classes against
-    /// `TRIVIAL_CLASS`, and each knob, switched on, searches fewer nodes.
+    /// The count limit for every move (`LMP_ALL`), off by default: on, it
+    /// searches fewer nodes, and off again the search is the same as before.
     #[cfg(feature = "tune")]
     #[test]
-    fn tunable_trivial_moves_and_count_limit_for_every_move() {
+    fn tunable_count_limit_for_every_move() {
         let _turn = crate::brain::search::tunable::test_lock();
-        assert_eq!((params::TRIVIAL_MAX_DEPTH(), params::LMP_ALL()), (0, 0));
-        let rules = RuleSet::from(Rule::Freestyle);
-        let mut board = Board::square(15, rules).unwrap();
-        let at = |b: &Board, x, y| b.pos(x, y).unwrap();
-        board.play(at(&board, 7, 7));
-        board.play(at(&board, 0, 0));
-        // Black to move: (7, 9) makes a two with (7, 7); (12, 12) nothing.
-        let (two, lone) = (at(&board, 7, 9), at(&board, 12, 12));
-        let tt = Tt::new(1 << 10);
-        with_board_tree(&mut board, false, &tt, Ordering::default(), |tree| {
-            assert!(tree.pos.ev.class(two, tree.pos.stm()) == Class::Two);
-            assert!(trivial(&tree.pos, lone) && !trivial(&tree.pos, two));
-            params::set("TRIVIAL_CLASS", 2.0).unwrap();
-            let both = trivial(&tree.pos, lone) && trivial(&tree.pos, two);
-            params::set("TRIVIAL_CLASS", 1.0).unwrap();
-            assert!(both);
-        });
+        assert_eq!(params::LMP_ALL(), 0);
         let off = probe_played(8);
-        params::set("TRIVIAL_MAX_DEPTH", 64.0).unwrap();
-        params::set("TRIVIAL_CLASS", 3.0).unwrap();
-        let trivial_on = probe_played(8);
-        params::set("TRIVIAL_MAX_DEPTH", 0.0).unwrap();
-        params::set("TRIVIAL_CLASS", 1.0).unwrap();
         let lmp_base = params::LMP_BASE() as f64;
         params::set("LMP_ALL", 1.0).unwrap();
         params::set("LMP_BASE", 0.0).unwrap();
@@ -1512,7 +1268,6 @@ mod tests {
         let count_off = probe_played(8);
         params::set("LMP_BASE", lmp_base).unwrap();
         assert_eq!(probe_played(8), off);
-        assert!(trivial_on < off, "{trivial_on} {off}");
         assert!(count_on < count_off, "{count_on} {count_off}");
     }
 
@@ -1538,99 +1293,6 @@ mod tests {
         params::set("FUTILITY_MAX_DEPTH", 0.0).unwrap();
         assert!(on[0].0 < off[0].0, "{on:?} {off:?}");
         assert_eq!((on[1], on[2]), (off[1], off[2]));
-    }
-
-    /// The per-move adjustments of a late quiet move's reduction, off by
-    /// default: their sum (history in proportion, the three flags whole),
-    /// the distance test on the last two moves, and each live in a search.
-    #[cfg(feature = "tune")]
-    #[test]
-    fn tunable_late_quiet_adjustments() {
-        let _turn = crate::brain::search::tunable::test_lock();
-        let knobs = [
-            "LMR_HISTORY",
-            "LMR_DISTANT",
-            "LMR_NOT_IMPROVING",
-            "LMR_CUT_NODE",
-        ];
-        let all_off = LateQuiet {
-            history: 1000,
-            distant: true,
-            not_improving: true,
-            cut_node: true,
-        };
-        assert!(!lmr_adjusting());
-        assert_eq!(lmr_adjustment(all_off), 0);
-        for (k, v) in knobs.iter().zip([10.0, 5.0, 7.0, 11.0]) {
-            params::set(k, v).unwrap();
-        }
-        let sum = |history, distant, not_improving, cut_node| {
-            lmr_adjustment(LateQuiet {
-                history,
-                distant,
-                not_improving,
-                cut_node,
-            })
-        };
-        let sums = [
-            sum(100, false, false, false),
-            sum(-100, false, false, false),
-            sum(50, false, false, false),
-            sum(0, true, false, false),
-            sum(0, false, true, false),
-            sum(0, false, false, true),
-            sum(-200, true, true, true),
-        ];
-        for k in knobs {
-            params::set(k, 0.0).unwrap();
-        }
-        assert_eq!(sums, [-10, 10, -5, 5, 7, 11, 20 + 5 + 7 + 11]);
-
-        // Distance from the last two moves (3 by default, king distance).
-        let rules = RuleSet::from(Rule::Freestyle);
-        let mut board = Board::square(15, rules).unwrap();
-        let at = |b: &Board, x, y| b.pos(x, y).unwrap();
-        let (a, b) = (at(&board, 3, 3), at(&board, 11, 11));
-        board.play(a);
-        board.play(b);
-        let near_a = at(&board, 6, 0);
-        let near_b = at(&board, 14, 8);
-        let far = at(&board, 7, 7);
-        let far_edge = at(&board, 0, 14);
-        assert_eq!(params::LMR_DISTANT_RANGE(), 3);
-        let tt = Tt::new(1 << 10);
-        with_board_tree(&mut board, false, &tt, Ordering::default(), |tree| {
-            assert!(!tree.distant(near_a) && !tree.distant(near_b));
-            assert!(tree.distant(far) && tree.distant(far_edge));
-        });
-
-        // Each is live in a search: 16 units less reduction changes the
-        // search (not always to more nodes: the table and the cutoffs move
-        // too); with every cell's history at 400 (a cutoff's most), 8 units
-        // taken off a hundred of it search more.
-        let off = probe_played(10);
-        for k in ["LMR_DISTANT", "LMR_NOT_IMPROVING", "LMR_CUT_NODE"] {
-            params::set(k, -16.0).unwrap();
-            let on = probe_played(10);
-            params::set(k, 0.0).unwrap();
-            assert_ne!(on, off, "{k}");
-        }
-        assert_eq!(probe_played(10), off);
-        let rich = |board: &Board, ord: &mut Ordering| {
-            for p in board.empty_cells() {
-                for c in [
-                    crate::brain::types::Color::Black,
-                    crate::brain::types::Color::White,
-                ] {
-                    ord.cutoff(0, c, p, 20, &[]);
-                }
-            }
-        };
-        let rich_off = probe_played_with(10, rich);
-        params::set("LMR_HISTORY", 8.0).unwrap();
-        let rich_on = probe_played_with(10, rich);
-        params::set("LMR_HISTORY", 0.0).unwrap();
-        assert!(rich_on > rich_off, "{rich_on} against {rich_off}");
     }
 
     /// Nodes of null-window searches to 1, 2, ... `depth` plies, beta at 0,

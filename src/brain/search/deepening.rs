@@ -102,7 +102,6 @@ impl Deepening<'_> {
                     stop: &helpers_stop,
                     nodes: &helper_nodes,
                     net: tree.pos.ev.net().cloned(),
-                    policy: tree.policy,
                 };
                 let spawned = std::thread::Builder::new()
                     .name(format!("helper-{}", i + 1))

@@ -1,20 +1,12 @@
 //! Move ordering: hash move first, then threat-ordered moves (our fives and
-//! fours, blocks of the opponent's, threes, ...), killers and history. With
-//! `Ordering::policy` the learned move policy (`search::policy`) replaces
-//! the static threat score; with `Ordering::head` (a policy head on the
-//! net, `search::nethead`) the head's logits replace it in the nodes
-//! `score_head` is told are deep.
+//! fours, blocks of the opponent's, threes, ...), killers and history.
 
 use crate::brain::eval::weights::{Class, ATTACK_ORDER, DEFEND_ORDER};
 use crate::brain::game::board::{Pos, MAX_CELLS};
 use crate::brain::types::Color;
 
-use std::sync::Arc;
-
 use super::movegen::Position;
-use super::nethead::{HeadScratch, PolicyHead};
 use super::params;
-use super::policy;
 
 pub const MAX_PLY: usize = 128;
 
@@ -26,17 +18,6 @@ const HASH_BONUS: i32 = 1 << 28;
 pub struct Ordering {
     killers: Vec<[Pos; 2]>,
     history: Vec<i32>,
-    /// Order by the learned policy (`search::policy`) instead of the
-    /// static score (`SearchOptions::policy_order`).
-    pub policy: bool,
-    /// With `policy`: the best policy score among the moves the last
-    /// `score` or `score_head` call scored (the hash move's included).
-    pub policy_top: i32,
-    /// A policy head on the net (`search::nethead`): `score_head`'s
-    /// `deep` nodes order by its logits instead of the static score.
-    pub head: Option<Arc<PolicyHead>>,
-    head_logits: Vec<f32>,
-    head_scratch: HeadScratch,
 }
 
 impl Default for Ordering {
@@ -44,11 +25,6 @@ impl Default for Ordering {
         Ordering {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * MAX_CELLS],
-            policy: false,
-            policy_top: i32::MIN,
-            head: None,
-            head_logits: Vec::new(),
-            head_scratch: HeadScratch::default(),
         }
     }
 }
@@ -116,16 +92,14 @@ impl Ordering {
         moves: &[Pos],
         out: &mut Vec<(Pos, i32)>,
     ) {
-        self.score_into(pos, ply, hash_move, moves, out, false);
+        self.score_into(pos, ply, hash_move, moves, out);
         // Ties broken by position so the order never depends on the sort.
         out.sort_unstable_by(by_score);
     }
 
     /// `score`, but only the first `SORTED_HEAD` moves come out sorted (the
     /// rest are all ordered after them): most nodes search one or two moves.
-    /// Call `sort_tail` before reading past the head. With `deep` and a
-    /// policy head (`head`), the head's logits (times
-    /// `params::HEAD_UNIT`) replace the static score.
+    /// Call `sort_tail` before reading past the head.
     pub fn score_head(
         &mut self,
         pos: &Position,
@@ -133,9 +107,8 @@ impl Ordering {
         hash_move: Pos,
         moves: &[Pos],
         out: &mut Vec<(Pos, i32)>,
-        deep: bool,
     ) {
-        self.score_into(pos, ply, hash_move, moves, out, deep);
+        self.score_into(pos, ply, hash_move, moves, out);
         if out.len() > params::SORTED_HEAD() {
             out.select_nth_unstable_by(params::SORTED_HEAD() - 1, by_score);
             out[..params::SORTED_HEAD()].sort_unstable_by(by_score);
@@ -152,33 +125,14 @@ impl Ordering {
         hash_move: Pos,
         moves: &[Pos],
         out: &mut Vec<(Pos, i32)>,
-        deep: bool,
     ) {
         out.clear();
         let stm = pos.stm();
-        self.policy_top = i32::MIN;
-        let head = match &self.head {
-            Some(h) if deep => h.logits(pos, moves, &mut self.head_logits, &mut self.head_scratch),
-            _ => false,
-        };
-        for (i, &m) in moves.iter().enumerate() {
-            let p = if self.policy {
-                let p = policy::score(pos.board, &pos.ev, m, stm);
-                self.policy_top = self.policy_top.max(p);
-                p
-            } else {
-                0
-            };
+        for &m in moves {
             let s = if m == hash_move {
                 HASH_BONUS
             } else {
-                let mut s = if head {
-                    (self.head_logits[i] * params::HEAD_UNIT() as f32) as i32
-                } else if self.policy {
-                    p
-                } else {
-                    static_score(pos, m)
-                };
+                let mut s = static_score(pos, m);
                 if let Some(i) = self.killers[ply].iter().position(|&k| k == m) {
                     s += params::KILLER_BONUS[i];
                 }
@@ -191,8 +145,7 @@ impl Ordering {
 
 /// The static part of a move's ordering score: what a stone there makes
 /// for the side to move (attack) and for the opponent (defence), by class
-/// and by evaluation value. The learned policy replaces it when
-/// `Ordering::policy` is on.
+/// and by evaluation value.
 #[inline]
 pub fn static_score(pos: &Position, m: Pos) -> i32 {
     let stm = pos.stm();
@@ -237,49 +190,6 @@ mod tests {
     use crate::brain::search::movegen::{generate, Gen};
     use crate::brain::types::RuleSet;
 
-    /// With `policy` on (and no killers or history yet) the moves come in
-    /// policy-score order, the hash move first, and `policy_top` is the best
-    /// policy score, the hash move's included.
-    #[test]
-    fn policy_ordering_sorts_by_policy_score() {
-        let mut rng = SplitMix64::new(12);
-        let mut ord = Ordering {
-            policy: true,
-            ..Ordering::default()
-        };
-        let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();
-        let mut pos = Position::new(&mut b);
-        let mut differs = 0;
-        for _ in 0..30 {
-            let (mut moves, mut scratch) = (Vec::new(), Vec::new());
-            if generate(&mut pos, &mut moves, &mut scratch) != (Gen::Moves { forced: false }) {
-                break;
-            }
-            let m = pick(&mut rng, &moves).unwrap();
-            if moves.len() < 3 {
-                pos.make(m);
-                continue;
-            }
-            let stm = pos.stm();
-            let p = |m: Pos| policy::score(pos.board, &pos.ev, m, stm);
-            let hash = moves[moves.len() / 2];
-            let mut out = Vec::new();
-            ord.score(&pos, 0, hash, &moves, &mut out);
-            assert_eq!(out[0].0, hash);
-            assert_eq!(ord.policy_top, moves.iter().map(|&m| p(m)).max().unwrap());
-            for w in out[1..].windows(2) {
-                let (a, c) = (p(w[0].0), p(w[1].0));
-                assert!(a > c || (a == c && w[0].0 < w[1].0));
-            }
-            let mut by_static = moves.clone();
-            by_static.sort_by_key(|&m| (std::cmp::Reverse(static_score(&pos, m)), m));
-            let policy_first = out.iter().find(|x| x.0 != hash).unwrap().0;
-            differs += (by_static.iter().find(|&&m| m != hash) != Some(&policy_first)) as usize;
-            pos.make(m);
-        }
-        assert!(differs > 0, "the policy order is not the static one");
-    }
-
     #[test]
     fn head_sort_then_tail_sort_is_the_full_order() {
         let mut rng = SplitMix64::new(99);
@@ -305,7 +215,7 @@ mod tests {
                 let hash = if game % 2 == 0 { moves[0] } else { Pos::NONE };
                 let (mut full, mut head) = (Vec::new(), Vec::new());
                 ord.score(&pos, ply % 4, hash, &moves, &mut full);
-                ord.score_head(&pos, ply % 4, hash, &moves, &mut head, false);
+                ord.score_head(&pos, ply % 4, hash, &moves, &mut head);
                 let n = params::SORTED_HEAD().min(full.len());
                 assert_eq!(head[..n], full[..n], "the head is the full order's head");
                 sort_tail(&mut head);

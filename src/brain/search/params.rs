@@ -82,28 +82,6 @@ tunables! {
     /// no depth).
     FORCED_EXTENSION: Depth = 16;
 
-    // Per-move adjustments of a late quiet move's reduction (issue 43), in
-    // depth units, each 0 (off) by default; the sum is added to the
-    // reduction, which never goes below 0.
-
-    /// Units taken off per 100 of the move's history (added for a
-    /// negative history; a cutoff at depth d adds at most d², within
-    /// ±`HISTORY_MAX`).
-    LMR_HISTORY: Depth = 0;
-    /// Units added when the move is more than `LMR_DISTANT_RANGE` cells
-    /// (king distance) from both the move that led to the node and the side
-    /// to move's own move before it: a move that answers neither.
-    LMR_DISTANT: Depth = 0;
-    /// The range of `LMR_DISTANT`.
-    LMR_DISTANT_RANGE: i32 = 3;
-    /// Units added when the node's static score is no better than two plies
-    /// before (both nodes unforced): the side is not improving.
-    LMR_NOT_IMPROVING: Depth = 0;
-    /// Units added at an expected cut node (a null-window node whose parent
-    /// expects it to fail high: a late move's child, or the first child of
-    /// an expected all-node).
-    LMR_CUT_NODE: Depth = 0;
-
     // Late-move pruning: at most `LMP_BASE + d * d / LMP_DEPTH_DIVISOR` quiet moves.
 
     /// Quiet moves always tried at any depth.
@@ -116,36 +94,6 @@ tunables! {
     /// tactical ones (double threes and stronger) too, not only to quiet
     /// ones; 0: quiet moves only (the search before it).
     LMP_ALL: i32 = 0;
-
-    // Trivial-move pruning (issue 43): within `TRIVIAL_MAX_DEPTH` plies of
-    // the horizon an unforced node, once it has a move that does not lose,
-    // skips every move (not the hash move) that makes no more than
-    // `TRIVIAL_CLASS` for either side (`Class` as a number: 1 nothing,
-    // 2 a two, 3 two twos).
-
-    /// Deepest remaining depth, in units (16 a ply), at which trivial moves
-    /// are skipped; 0: off (the search before it).
-    TRIVIAL_MAX_DEPTH: Depth = 0;
-    /// The strongest class a trivial move makes, for both sides.
-    TRIVIAL_CLASS: i32 = 1;
-
-    // Move policy (`search::policy`; scores in 1/256 logit): reductions and
-    // pruning it drives when switched on (`SearchOptions::policy_lmr`,
-    // `policy_prune`; both off by default). A gap is the node's best policy
-    // score less the move's.
-
-    /// A late quiet move this close to the best is reduced less ...
-    POLICY_LMR_CLOSE: i32 = 256;
-    /// ... by this many plies.
-    POLICY_LMR_CLOSE_LESS: i32 = 0;
-    /// From this gap one ply more, from twice it two.
-    POLICY_LMR_FAR: i32 = 2 * 256;
-    /// Quiet moves this far below the best are pruned at depth 0 ...
-    POLICY_PRUNE_GAP: i32 = 2 * 256;
-    /// ... and this much farther per remaining ply ...
-    POLICY_PRUNE_PER_DEPTH: i32 = 128;
-    /// ... and this much farther at PV nodes.
-    POLICY_PRUNE_PV: i32 = 2 * 256;
 
     // Reverse futility pruning.
 
@@ -246,13 +194,6 @@ tunables! {
     /// Moves `Ordering::score_head` sorts whole; the rest are sorted only when
     /// the node gets that far (`sort_tail`).
     SORTED_HEAD: usize = 8;
-    /// With a policy head loaded (`--policy-head`, `search::nethead`): the
-    /// least remaining depth, in depth units, of the unforced nodes it orders
-    /// (4 plies, the setting measured by the clock; from 6 plies it lost at
-    /// equal nodes: `scripts/RESULTS.md`, "The policy head in the search").
-    HEAD_MIN_DEPTH: Depth = 64;
-    /// Ordering units per logit of the policy head (a killer is 900).
-    HEAD_UNIT: i32 = 512;
 
     // Transposition table replacement.
 
@@ -265,7 +206,7 @@ tunables! {
 
     /// Under a node limit, the most one solver call takes: `max_nodes / THREAT_NODE_SHARE`.
     THREAT_NODE_SHARE: u64 = 8;
-    /// `timeout_turn 0`: our VCF at the root (no VCT, no defence, no leaf VCF).
+    /// `timeout_turn 0`: our VCF at the root (no VCT, no defence).
     INSTANT_VCF_NODES: u64 = 3_000;
     /// Depth- or node-limited search (bench, analysis): our VCF at the root.
     UNLIMITED_VCF_NODES: u64 = 20_000;
@@ -273,8 +214,6 @@ tunables! {
     UNLIMITED_VCT_NODES: u64 = 20_000;
     /// Depth- or node-limited search: the opponent's VCF and its re-checks.
     UNLIMITED_DEFEND_NODES: u64 = 20_000;
-    /// VCF nodes per horizon call (timed or not; only with `leaf_vcf` on).
-    LEAF_VCF_NODES: u64 = 100;
     /// Timed search: our VCF nodes per ms of the hard limit.
     VCF_NODES_PER_MS: u64 = 30;
     /// Timed search: least VCF nodes at the root.

@@ -25,8 +25,6 @@ pub struct ThreatBudget {
     /// The opponent's VCF at the root, and all the re-checks after each of
     /// our moves together (0: skipped).
     pub defend: u64,
-    /// VCF at each horizon node where the side to move has a four.
-    pub leaf: u64,
 }
 
 /// Threats searched at the root before the main search get at most about a
@@ -39,7 +37,6 @@ pub fn threat_budget(plan: &time::TimePlan, max_nodes: u64) -> ThreatBudget {
         vcf: cap(b.vcf),
         vct: cap(b.vct),
         defend: cap(b.defend),
-        leaf: cap(b.leaf),
     }
 }
 
@@ -49,7 +46,6 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
             vcf: params::INSTANT_VCF_NODES(),
             vct: 0,
             defend: 0,
-            leaf: 0,
         };
     }
     if plan.unlimited {
@@ -58,7 +54,6 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
             vcf: params::UNLIMITED_VCF_NODES(),
             vct: params::UNLIMITED_VCT_NODES(),
             defend: params::UNLIMITED_DEFEND_NODES(),
-            leaf: params::LEAF_VCF_NODES(),
         };
     }
     // About a tenth of the hard limit each at ~300k solver nodes a second,
@@ -74,7 +69,6 @@ fn threat_budget_for_time(plan: &time::TimePlan) -> ThreatBudget {
         },
         defend: (ms * params::DEFEND_NODES_PER_MS())
             .clamp(params::DEFEND_MIN_NODES(), params::DEFEND_MAX_NODES()),
-        leaf: params::LEAF_VCF_NODES(),
     }
 }
 

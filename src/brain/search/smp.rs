@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crate::brain::game::{Board, Pos};
 
-use super::alphabeta::{PolicyCuts, Tree, TreeLimits};
+use super::alphabeta::{Tree, TreeLimits};
 use super::evalcache::EvalCache;
 use super::iteration::{aspiration, RootMove};
 use super::movegen::Position;
@@ -66,8 +66,6 @@ pub(super) struct HelperJob<'a> {
     /// The main thread's net (None: the classical evaluation), which each
     /// helper's own evaluator uses.
     pub(super) net: Option<std::sync::Arc<crate::brain::eval::net::QuantNet>>,
-    /// The main thread's policy-driven reductions and pruning.
-    pub(super) policy: PolicyCuts,
 }
 
 impl HelperJob<'_> {
@@ -86,8 +84,6 @@ impl HelperJob<'_> {
                 plan: self.plan,
                 start: self.start,
                 max_nodes: u64::MAX,
-                leaf_vcf_nodes: 0,
-                policy: self.policy,
             },
         );
         let hash_move = self

@@ -332,7 +332,6 @@ fn four_then_open_three_is_a_win_at_depth_one() {
     let mut s = Searcher::with_tt_bytes(1 << 20);
     s.options = SearchOptions {
         root_threats: false,
-        leaf_vcf: false,
         ..SearchOptions::default()
     };
     let r2 = s.search(&mut b2, &depth_req(1), &mut |_| {});
@@ -747,48 +746,4 @@ fn renju_black_without_a_legal_cell_has_lost() {
         }
     }
     panic!("only {tested} boards");
-}
-
-/// A policy head (`search::nethead`, a random one of the net's width)
-/// orders the nodes at `params::HEAD_MIN_DEPTH` and deeper: a search deep
-/// enough to have them changes its node count and stays deterministic;
-/// a shallower one is the same search as without the head; under the
-/// classical evaluation (no net to read) the head changes nothing.
-#[test]
-fn a_policy_head_orders_only_the_deep_nodes() {
-    use nethead::PolicyHead;
-    let f = crate::brain::eval::net::embedded_net_for(Rule::Freestyle).f;
-    let head = Arc::new(PolicyHead::random(f, 4, 5, 0.5));
-    let run = |eval: EvalKind, head: Option<Arc<PolicyHead>>, depth: u32| {
-        let mut b = Board::from_ascii(OPENING_15, RuleSet::from(Rule::Freestyle)).unwrap();
-        let mut s = Searcher::with_tt_bytes(1 << 20);
-        s.options.eval = eval;
-        s.head = head;
-        let r = s.search(&mut b, &depth_req(depth), &mut |_| {});
-        assert!(b.in_board(r.best) && b.is_empty(r.best));
-        (r.nodes, r.best, r.score)
-    };
-    let deep = (params::HEAD_MIN_DEPTH() / ONE_PLY) as u32 + 2;
-    let shallow = (params::HEAD_MIN_DEPTH() / ONE_PLY) as u32 - 1;
-    let with = run(EvalKind::Net, Some(head.clone()), deep);
-    assert_ne!(
-        with,
-        run(EvalKind::Net, None, deep),
-        "the head orders deep nodes"
-    );
-    assert_eq!(
-        with,
-        run(EvalKind::Net, Some(head.clone()), deep),
-        "deterministic"
-    );
-    assert_eq!(
-        run(EvalKind::Net, Some(head.clone()), shallow),
-        run(EvalKind::Net, None, shallow),
-        "nothing below its depth"
-    );
-    assert_eq!(
-        run(EvalKind::Classic, Some(head), 4),
-        run(EvalKind::Classic, None, 4),
-        "no net, no head"
-    );
 }

@@ -3,8 +3,8 @@
 //! `engine` imports it). `model`: features and weights; `samples`: records
 //! to training positions; `fit`: the optimiser; `codegen`: Rust arrays for
 //! `eval/weights.rs`; `net`: the evaluation network's trainer
-//! (`pbrain-sente tune net`); `policy`: the move policy's fitter
-//! (`tune policy`); here: the command line and the tuning openings.
+//! (`pbrain-sente tune net`); here: the command line and the tuning
+//! openings.
 //!
 //! Fitting the evaluation weights to game outcomes.
 //!
@@ -42,7 +42,6 @@ mod codegen;
 mod fit;
 mod model;
 pub mod net;
-pub mod policy;
 mod samples;
 
 pub use codegen::*;
@@ -82,19 +81,12 @@ pub fn random_openings(count: usize, size: usize, seed: u64) -> Vec<String> {
     out
 }
 
-/// `pbrain-sente tune net …`: the network trainer (`net`); `pbrain-sente
-/// tune policy …`: the move policy's fitter (`policy`). Otherwise
+/// `pbrain-sente tune net …`: the network trainer (`net`). Otherwise
 /// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES... | --make-openings N [--seed S] [--size N]`
 /// Returns the process exit status.
 pub fn main_tune(args: &[String]) -> i32 {
     if args.first().map(String::as_str) == Some("net") {
         return net::main_net(&args[1..]);
-    }
-    if args.first().map(String::as_str) == Some("policy-head") {
-        return policy::nethead::main_head(&args[1..]);
-    }
-    if args.first().map(String::as_str) == Some("policy") {
-        return policy::main_policy(&args[1..]);
     }
     let mut rules = RuleSet::FREESTYLE;
     let mut size = 15usize;

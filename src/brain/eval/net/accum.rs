@@ -33,7 +33,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::kernel::{self, Block, Kern, Kernel, BLOCK, QA};
+use super::kernel::{self, Block, Kern, Kernel, BLOCK};
 use super::keys::{CellState, KeyChange};
 use super::quant::QuantNet;
 use crate::brain::eval::weights::Class;
@@ -485,39 +485,6 @@ impl NetState {
         let st = self.st.borrow();
         assert!(st.live.pending == 0, "the pools are flushed");
         self.q.logit(&st.live.pool, stm)
-    }
-
-    /// What a policy head reads (synced first): into `pool` (2f values)
-    /// the pooled inputs `[pool_stm, pool_opp]` as the value head sees
-    /// them (`float::pooled_f32`), and into `out`, per cell index of
-    /// `cells` in turn, its clipped accumulators `[h_stm, h_opp]` (2f
-    /// values in 0..=1, `float::cell_h_f32`).
-    pub(in crate::brain::eval) fn features(
-        &self,
-        m: Moves,
-        stm: Color,
-        cells: &[usize],
-        pool: &mut [f32],
-        out: &mut [f32],
-    ) {
-        self.sync(m);
-        let st = self.st.borrow();
-        let (f, fp, nb) = (self.q.f, self.q.fp, self.nb);
-        let (s, o) = (stm.index() * fp, stm.opposite().index() * fp);
-        let scale = 1.0 / (QA as f32 * super::POOL_DIV);
-        for j in 0..f {
-            pool[j] = st.live.pool[s + j] as f32 * scale;
-            pool[f + j] = st.live.pool[o + j] as f32 * scale;
-        }
-        let h = |v: i16| v.clamp(0, QA as i16) as f32 / QA as f32;
-        for (&i, x) in cells.iter().zip(out.chunks_exact_mut(2 * f)) {
-            let acc = &st.live.acc[i * nb..(i + 1) * nb];
-            let lane = |k: usize| acc[k / BLOCK].0[k % BLOCK];
-            for j in 0..f {
-                x[j] = h(lane(s + j));
-                x[f + j] = h(lane(o + j));
-            }
-        }
     }
 
     /// The same pools, and the same accumulators in every cell `live`

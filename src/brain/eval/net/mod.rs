@@ -41,7 +41,7 @@ mod kernel;
 mod keys;
 mod quant;
 
-pub use float::{cell_h_f32, forward_f32, head_f32, pooled_f32};
+pub use float::{forward_f32, head_f32, pooled_f32};
 pub use format::{
     embedded_file, embedded_for, fnv1a, random, NetWeights, EMBEDDED, EMBEDDED_FILES, MAGIC,
     MAX_DIM, VERSION,
