@@ -197,11 +197,15 @@ INFO keys read: timeout_turn, timeout_match, time_left, max_memory (the
 tables are sized to stay within it; default 350 MB), game_type, rule,
 thread_num (default 1; at most the machine's cores, fewer when max_memory
 is small), max_depth, max_node, pondering (off unless asked for, or
-game_type 0). Accepted and ignored: folder, evaluate, caution_factor,
-strength and unknown keys.
+game_type 0), show_detail, max_moves, draw_result, time_increment,
+start_depth, strength (0-100, default 100: full strength) and
+caution_factor (0-5). Accepted and ignored: folder, evaluate and unknown
+keys.
 Other commands: START, RECTSTART, RESTART, BEGIN, TURN, BOARD, END, ABOUT,
 TAKEBACK, PLAY, SWAP2BOARD, and the Yixin-Board YXSTOP/STOP, YXNBEST,
-YXSHOWFORBID, YXHASHCLEAR, YXBOARD, YXSHOWINFO.
+YXSHOWFORBID, YXHASHCLEAR, YXSHOWHASHUSAGE, YXBOARD, YXSHOWINFO,
+YXBLOCK, YXBLOCKUNDO, YXBLOCKRESET, YXSEARCHDEFEND, YXBALANCEONE and
+YXBALANCETWO.
 The brain writes no files (not even in the INFO folder) and prints
 nothing but protocol lines on stdout.
 EOF
