@@ -7,9 +7,10 @@
 //! which root move it enters and leaves and what it found (`RootEvent`,
 //! for a GUI's live view); the helpers pass one that ignores it.
 
-use super::alphabeta::{self, Tree};
+use super::alphabeta::Tree;
 use super::ordering;
 use super::params;
+use super::selectivity;
 use super::{RootEvent, RootEventKind};
 use crate::brain::game::Pos;
 use crate::brain::types::{is_mate_score, Depth, Score, INFINITE, ONE_PLY};
@@ -118,7 +119,7 @@ pub(super) fn root_reduction(depth: i32, i: usize, tactical: bool) -> Depth {
     if tactical || depth < params::ROOT_LMR_MIN_DEPTH() || i < params::ROOT_LMR_FULL_MOVES() {
         0
     } else {
-        alphabeta::lmr_reduction(depth * ONE_PLY, i)
+        selectivity::lmr_reduction(depth * ONE_PLY, i)
     }
 }
 

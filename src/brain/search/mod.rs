@@ -17,11 +17,15 @@
 pub mod alphabeta;
 mod deepening;
 pub mod evalcache;
+mod horizon;
 mod iteration;
 pub mod movegen;
 pub mod ordering;
 pub mod params;
+pub mod picker;
+pub mod position;
 mod root;
+mod selectivity;
 pub mod smp;
 pub mod time;
 pub mod tt;
@@ -43,9 +47,9 @@ use time::TimePlan;
 pub use alphabeta::Cutoffs;
 use alphabeta::{Tree, TreeLimits};
 use evalcache::EvalCache;
-use movegen::Position;
-use ordering::Ordering as MoveOrdering;
+use ordering::MoveOrder;
 pub use params::MAX_THREADS;
+use position::Position;
 pub use smp::clamp_threads;
 use smp::HelperState;
 use threat::ThreatSolver;
@@ -196,7 +200,7 @@ pub struct Searcher {
     build_wanted: bool,
     /// Build new tables in the background (`new_in_background`)?
     background: bool,
-    ord: MoveOrdering,
+    ord: MoveOrder,
     threat: ThreatSolver,
     /// The net's scores by position (`evalcache`), kept from search to
     /// search while the net, rules and board size stay.
@@ -300,7 +304,7 @@ impl Searcher {
             pending: None,
             build_wanted: false,
             background: false,
-            ord: MoveOrdering::default(),
+            ord: MoveOrder::default(),
             threat: ThreatSolver::new(),
             ecache: EvalCache::new(),
             helpers: Vec::new(),
@@ -331,7 +335,7 @@ impl Searcher {
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
             self.helpers.push(HelperState {
-                ord: MoveOrdering::default(),
+                ord: MoveOrder::default(),
                 threat: ThreatSolver::new(),
                 ecache: EvalCache::new(),
             });

@@ -5,8 +5,8 @@ use crate::brain::eval::weights::{Class, ATTACK_ORDER, DEFEND_ORDER};
 use crate::brain::game::board::{Pos, MAX_CELLS};
 use crate::brain::types::Color;
 
-use super::movegen::Position;
 use super::params;
+use super::position::Position;
 
 pub const MAX_PLY: usize = 128;
 
@@ -15,21 +15,21 @@ pub const MAX_PLY: usize = 128;
 const HASH_BONUS: i32 = 1 << 28;
 
 /// Killer moves per ply and a history table per colour.
-pub struct Ordering {
+pub struct MoveOrder {
     killers: Vec<[Pos; 2]>,
     history: Vec<i32>,
 }
 
-impl Default for Ordering {
+impl Default for MoveOrder {
     fn default() -> Self {
-        Ordering {
+        MoveOrder {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * MAX_CELLS],
         }
     }
 }
 
-impl Ordering {
+impl MoveOrder {
     pub fn clear(&mut self) {
         self.killers.fill([Pos::NONE; 2]);
         self.history.fill(0);
@@ -193,7 +193,7 @@ mod tests {
     #[test]
     fn head_sort_then_tail_sort_is_the_full_order() {
         let mut rng = SplitMix64::new(99);
-        let mut ord = Ordering::default();
+        let mut ord = MoveOrder::default();
         let mut checked = 0;
         for game in 0..20 {
             let mut b = Board::square(15, RuleSet::FREESTYLE).unwrap();

@@ -191,7 +191,7 @@ tunables! {
     HISTORY_ORDER_DIVISOR: i32 = 64;
     /// The opponent's pattern value at a move counts `1 / DEFENCE_VALUE_DIVISOR`.
     DEFENCE_VALUE_DIVISOR: i32 = 2;
-    /// Moves `Ordering::score_head` sorts whole; the rest are sorted only when
+    /// Moves `MoveOrder::score_head` sorts whole; the rest are sorted only when
     /// the node gets that far (`sort_tail`).
     SORTED_HEAD: usize = 8;
 

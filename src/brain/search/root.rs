@@ -174,8 +174,8 @@ pub(super) fn root_threats(
     }
     // The solver only sees node budgets; keep its share of the clock small.
     let late = |tree: &Tree| {
-        !tree.plan.unlimited
-            && tree.elapsed_ms() * params::ROOT_THREAT_TIME_SHARE() >= tree.plan.hard_ms
+        !tree.limits.plan.unlimited
+            && tree.elapsed_ms() * params::ROOT_THREAT_TIME_SHARE() >= tree.limits.plan.hard_ms
     };
     if budget.vct > 0 && !late(tree) {
         let line = tree

@@ -26,9 +26,9 @@ use crate::brain::game::{Board, Pos};
 use super::alphabeta::{Tree, TreeLimits};
 use super::evalcache::EvalCache;
 use super::iteration::{aspiration, RootMove};
-use super::movegen::Position;
-use super::ordering::Ordering as MoveOrdering;
+use super::ordering::MoveOrder;
 use super::params::MAX_THREADS;
+use super::position::Position;
 use super::threat::ThreatSolver;
 use super::tt::Tt;
 use super::{params, time};
@@ -36,7 +36,7 @@ use super::{params, time};
 /// What a helper thread keeps across searches: its own move ordering and a
 /// threat solver (the tree needs one; helpers never run root threats).
 pub(super) struct HelperState {
-    pub(super) ord: MoveOrdering,
+    pub(super) ord: MoveOrder,
     pub(super) threat: ThreatSolver,
     /// The helper's own net score cache (`evalcache`).
     pub(super) ecache: EvalCache,

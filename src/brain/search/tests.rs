@@ -535,7 +535,7 @@ fn a_stopped_iteration_keeps_the_move_that_beat_the_first() {
     let block = board.pos(7, 6).unwrap();
     let quiet = board.pos(0, 0).unwrap();
     let tt = Tt::new(1 << 16);
-    let mut ord = ordering::Ordering::default();
+    let mut ord = ordering::MoveOrder::default();
     let mut threat = ThreatSolver::new();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let pos = Position::new(&mut board);
