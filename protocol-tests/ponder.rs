@@ -213,13 +213,19 @@ fn end_while_pondering_exits_at_once() {
     assert!(dt < Duration::from_secs(1), "END took {dt:?}");
 }
 
+/// End of input lets the commands already read finish their searches, but
+/// a ponder search is no command: it is stopped at once, as by END.
 #[test]
 fn end_of_input_while_pondering_exits_cleanly() {
     let (mut g, _) = pondering_game();
     g.wait_ponder_depth(1);
+    let t0 = Instant::now();
     g.e.close_stdin();
     let st = g.e.wait_exit(Duration::from_secs(5)).unwrap();
+    let dt = t0.elapsed();
+    eprintln!("end of input while pondering: exited after {dt:?}");
     assert!(st.success(), "{st}");
+    assert!(dt < Duration::from_secs(1), "end of input took {dt:?}");
 }
 
 #[test]

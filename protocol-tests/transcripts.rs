@@ -1,5 +1,6 @@
 //! Manager transcripts replayed against the built binary, plus END/STOP
-//! timing checks.
+//! timing checks and piped input (a whole file of commands, then end of
+//! input).
 //!
 //! Transcript files live in `protocol-tests/transcripts/*.txt`. Format:
 //! - `=== name` starts a case (a fresh engine process); `=== name [search]`
@@ -502,26 +503,97 @@ fn end_mid_search_exits_quickly() {
 /// A script that pipes a whole session in one write, END included, still
 /// gets its answers: END stops the search but lets the session answer what
 /// came before it (START's table build on a cold process included) before
-/// the process exits. The old 25 ms grace printed nothing at all here.
+/// the process exits. The old 25 ms grace printed nothing at all here. With
+/// stdin closed right after END (a file piped in) END still stops the
+/// search at once: the end of input after it changes nothing.
 #[test]
 fn end_in_a_burst_answers_what_came_before() {
+    for close in [false, true] {
+        let mut e = Engine::spawn();
+        e.send_bytes(b"START 15\r\nINFO timeout_turn 60000\r\nTURN 7,7\r\nABOUT\r\nEND\r\n")
+            .unwrap();
+        if close {
+            e.close_stdin();
+        }
+        let t0 = Instant::now();
+        let st = e.wait_exit(Duration::from_secs(5)).unwrap();
+        let dt = t0.elapsed();
+        eprintln!("burst with END answered and exited after {dt:?} (stdin closed: {close})");
+        assert!(st.success(), "exit status {st}");
+        assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
+        let mv = e.answer(ANSWER_TIMEOUT).unwrap();
+        let (x, y) = parse_point(&mv).unwrap_or_else(|| panic!("not a move: {mv}"));
+        assert!(x < 15 && y < 15 && (x, y) != (7, 7), "bad move {mv}");
+        let about = e.answer(ANSWER_TIMEOUT).unwrap();
+        assert!(about.starts_with("name=\"Sente\""), "ABOUT gave {about}");
+        // The search was cut short, not run to its 60 s limit (the grace for
+        // answering what came before END is 2 s at most).
+        assert!(dt < Duration::from_secs(3), "END took {dt:?}");
+    }
+}
+
+/// Everything the engine prints until it exits (within `bound`), as its
+/// answers, each with the deepest `MESSAGE depth N` line printed before it
+/// (0 when none).
+fn answers_until_exit(e: &mut Engine, bound: Duration) -> Vec<(u32, String)> {
+    let deadline = Instant::now() + bound;
+    let mut answers = Vec::new();
+    let mut depth = 0;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match e.recv(left) {
+            Ok(l) if l.starts_with("MESSAGE") || l.starts_with("DEBUG") => {
+                let d = l
+                    .strip_prefix("MESSAGE depth ")
+                    .and_then(|r| r.split(' ').next()?.parse().ok());
+                depth = depth.max(d.unwrap_or(0));
+            }
+            Ok(l) => answers.push((std::mem::take(&mut depth), l)),
+            Err(err) if err.contains("closed") => return answers,
+            Err(err) => panic!("{err}\n{}", e.tail(12)),
+        }
+    }
+}
+
+/// A file of commands piped in (`pbrain-sente < cmds.txt`): at the end of
+/// input every command already read is answered in full, each search under
+/// its own time limit, as if typed one after the other, and then the
+/// process exits. It used to stop every queued search at once: both moves
+/// came at depth 1 and YXBALANCEONE answered `ERROR stopped`. The second
+/// TURN, read long before the first one's answer, still gets its own
+/// second (its clock starts at that answer).
+#[test]
+fn piped_file_is_answered_in_full_at_end_of_input() {
     let mut e = Engine::spawn();
-    e.send_bytes(b"START 15\r\nINFO timeout_turn 60000\r\nTURN 7,7\r\nABOUT\r\nEND\r\n")
-        .unwrap();
+    e.send_bytes(
+        b"START 15\r\nINFO timeout_turn 1000\r\nTURN 7,7\r\nTURN 3,3\r\nYXBALANCEONE 0\r\n",
+    )
+    .unwrap();
+    e.close_stdin();
     let t0 = Instant::now();
+    let answers = answers_until_exit(&mut e, Duration::from_secs(30));
     let st = e.wait_exit(Duration::from_secs(5)).unwrap();
-    let dt = t0.elapsed();
-    eprintln!("burst with END answered and exited after {dt:?}");
+    eprintln!(
+        "piped file answered and exited after {:?}: {answers:?}",
+        t0.elapsed()
+    );
     assert!(st.success(), "exit status {st}");
-    assert_eq!(e.answer(ANSWER_TIMEOUT).unwrap(), "OK");
-    let mv = e.answer(ANSWER_TIMEOUT).unwrap();
-    let (x, y) = parse_point(&mv).unwrap_or_else(|| panic!("not a move: {mv}"));
-    assert!(x < 15 && y < 15 && (x, y) != (7, 7), "bad move {mv}");
-    let about = e.answer(ANSWER_TIMEOUT).unwrap();
-    assert!(about.starts_with("name=\"Sente\""), "ABOUT gave {about}");
-    // The search was cut short, not run to its 60 s limit (the grace for
-    // answering what came before END is 2 s at most).
-    assert!(dt < Duration::from_secs(3), "END took {dt:?}");
+    let lines: Vec<&str> = answers.iter().map(|(_, l)| l.as_str()).collect();
+    assert_eq!(lines.len(), 4, "{answers:?}\n{}", e.tail(12));
+    assert_eq!(lines[0], "OK");
+    let mut taken = HashSet::from([(7, 7), (3, 3)]);
+    for (i, what) in [(1, "TURN 7,7"), (2, "TURN 3,3"), (3, "YXBALANCEONE 0")] {
+        let (depth, mv) = &answers[i];
+        let p = parse_point(mv).unwrap_or_else(|| panic!("{what} answered '{mv}', not a move"));
+        assert!(
+            p.0 < 15 && p.1 < 15 && taken.insert(p),
+            "{what}: bad move {mv}"
+        );
+        assert!(
+            *depth > 1,
+            "{what} answered {mv} after depth {depth}: cut short"
+        );
+    }
 }
 
 /// YXSTOP during a long search makes the engine answer a legal move now.
@@ -560,28 +632,36 @@ fn stop_answers_now() {
     assert!(e.wait_exit(Duration::from_secs(5)).unwrap().success());
 }
 
-/// End of input during a long search: the search is stopped, its move is
-/// still answered, and the process exits with status 0.
+/// End of input during a search: the search is not stopped but runs to its
+/// own time limit, its move is answered, and the process exits with status
+/// 0. (It used to answer at once.)
 #[test]
-fn eof_mid_search_answers_and_exits() {
+fn eof_mid_search_finishes_the_search_and_exits() {
     let mut e = Engine::searching(
         &[
             "INFO max_memory 67108864",
             "START 15",
-            "INFO timeout_turn 60000",
+            "INFO timeout_turn 3000",
         ],
         &["TURN 7,7"],
     );
     let t0 = Instant::now();
     e.close_stdin();
-    let mv = e.answer(Duration::from_secs(5)).unwrap();
+    let mv = e.answer(Duration::from_secs(10)).unwrap();
+    let dt = t0.elapsed();
     assert!(parse_point(&mv).is_some(), "not a move: {mv}");
     let st = e.wait_exit(Duration::from_secs(5)).unwrap();
     eprintln!(
-        "EOF mid-search: answered and exited after {:?}",
+        "EOF mid-search: answered after {dt:?}, exited after {:?}",
         t0.elapsed()
     );
     assert!(st.success(), "exit status {st}");
+    // The turn's hard limit is 2.7 s from TURN; the first iteration was
+    // printed before stdin was closed.
+    assert!(
+        dt > Duration::from_secs(1),
+        "answered after {dt:?}: stopped"
+    );
 }
 
 /// The command line outside the protocol: `--help` and `--version` answer

@@ -10,6 +10,15 @@
 //! Lines end with LF, CR LF or CR. A line longer than `MAX_LINE` bytes is
 //! skipped to its end and reported as an error; bytes that are not UTF-8 make
 //! an error line too. Everything else the worker answers in arrival order.
+//!
+//! End of input (`pbrain-sente < cmds.txt`, or a manager closing the pipe)
+//! stops nothing: every command already read is answered in full, each
+//! search under its own limits (timeout_turn, timeout_match, time_left) as
+//! if the commands had been typed one after another (a search read before
+//! the previous search answered starts its clock at that answer, see
+//! `Session::handle`), and then the process exits. A ponder search is no
+//! command: it ends with the session, at once. END still stops any search
+//! and exits within `END_GRACE`; YXSTOP/STOP still stop at once.
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -182,8 +191,9 @@ pub fn run(options: EngineOptions) -> anyhow::Result<()> {
 }
 
 /// The controller: parse lines, keep END and STOP out of the queue, hand
-/// everything else to the worker in order. Returns at end of input after
-/// stopping any search (the caller then waits for the worker's last answer).
+/// everything else to the worker in order. Returns at end of input without
+/// stopping anything: the caller then waits for the worker to answer every
+/// command already queued.
 fn control(in_rx: Receiver<Input>, job_tx: Sender<Job>) {
     let mut parser = Parser::new();
     // Stop flags of jobs handed to the worker and maybe not finished yet.
@@ -196,7 +206,11 @@ fn control(in_rx: Receiver<Input>, job_tx: Sender<Job>) {
     for input in in_rx {
         let received = Instant::now();
         let results = match input {
-            Input::Eof => break,
+            // The commands read so far are answered in full, each search
+            // within its own limits: the worker ends when the queue is
+            // empty and the sender is dropped (a ponder search, which no
+            // command asked for, ends with the session).
+            Input::Eof => return,
             Input::Bad(e) => vec![Err(e)],
             Input::Line(l) => parser.feed(&l),
         };
@@ -245,7 +259,6 @@ fn control(in_rx: Receiver<Input>, job_tx: Sender<Job>) {
             }
         }
     }
-    stop_all(&mut live);
 }
 
 #[cfg(test)]

@@ -87,9 +87,10 @@ impl Settings {
 /// Per-command context from the I/O layer.
 #[derive(Clone, Debug)]
 pub struct Ctx {
-    /// Set by another thread (YXSTOP, END, EOF) to make the search answer now.
+    /// Set by another thread (YXSTOP, END) to make the search answer now.
     pub stop: Arc<AtomicBool>,
-    /// When the command's line was read: the move clock starts here.
+    /// When the command's line was read: the move clock starts here (or
+    /// at the previous search's answer, if that came later: see `searches`).
     pub received: Instant,
 }
 
@@ -105,6 +106,27 @@ impl Ctx {
 pub struct Session {
     settings: Settings,
     engine: Engine,
+    /// When the last command that searches (`searches`) was answered.
+    answered: Option<Instant>,
+}
+
+/// Commands answered after a search: the sender waits for their answer.
+/// One read before the previous such answer (queued behind it, as in piped
+/// input) starts its clock at that answer, as if sent right after it.
+fn searches(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Begin
+            | Command::Turn(..)
+            | Command::Board {
+                analysis: false,
+                ..
+            }
+            | Command::Swap2Board(_)
+            | Command::NBest(_)
+            | Command::Balance { .. }
+            | Command::SearchDefend
+    )
 }
 
 /// Commands during which a ponder search may go on: they neither need the
@@ -195,6 +217,7 @@ impl Session {
         Session {
             settings: Settings::default(),
             engine: Engine::with_options(options),
+            answered: None,
         }
     }
 
@@ -219,13 +242,31 @@ impl Session {
     }
 
     /// Handle one command; answers (including MESSAGE lines while
-    /// searching) go to `out` as they are produced.
+    /// searching) go to `out` as they are produced. A search's clock starts
+    /// at `ctx.received`, or at the previous search's answer when that came
+    /// later (commands piped in ahead: `searches`).
     pub fn handle(&mut self, cmd: Command, ctx: &Ctx, out: Out) {
         if self.engine.pondering() && !keeps_ponder(&cmd) {
             self.engine.stop_pondering();
         }
         let name = log::log_enabled!(log::Level::Debug).then(|| format!("{cmd:?}"));
+        let searches = searches(&cmd);
+        let read = ctx.received;
+        let queued;
+        let ctx = match self.answered {
+            Some(t) if searches && t > ctx.received => {
+                queued = Ctx {
+                    stop: ctx.stop.clone(),
+                    received: t,
+                };
+                &queued
+            }
+            _ => ctx,
+        };
         self.dispatch(cmd, ctx, out);
+        if searches {
+            self.answered = Some(Instant::now());
+        }
         self.engine.set_pondering(self.settings.ponder_enabled());
         if let Some(name) = name {
             // Where a first move's time goes: each command's own time, and
@@ -233,7 +274,7 @@ impl Session {
             log::debug!(
                 "{:.60} done {} ms after it was read",
                 name,
-                ctx.received.elapsed().as_millis()
+                read.elapsed().as_millis()
             );
         }
     }
@@ -1005,6 +1046,40 @@ mod tests {
                 "ponder never finished: {msgs:?}"
             );
             std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Two searches read at the same moment (piped in ahead): the second
+    /// starts its clock when the first answers, not when it was read (its
+    /// whole turn would be gone: it answered after depth 1).
+    #[test]
+    fn a_search_queued_behind_another_gets_its_own_time() {
+        let mut s = Session::new();
+        for l in [
+            "INFO max_memory 9000000",
+            "START 15",
+            "INFO timeout_turn 300",
+        ] {
+            run(&mut s, l);
+        }
+        let ctx = Ctx::now();
+        let mut deepest = |line: &str| {
+            let mut depth = 0;
+            let mut answer = String::new();
+            s.handle(parse(line).unwrap(), &ctx, &mut |r| match r {
+                Response::Message(m) => {
+                    let d = m
+                        .strip_prefix("depth ")
+                        .and_then(|r| r.split(' ').next()?.parse().ok());
+                    depth = depth.max(d.unwrap_or(0));
+                }
+                other => answer = other.to_string(),
+            });
+            (depth, answer)
+        };
+        for turn in ["TURN 7,7", "TURN 3,3"] {
+            let (depth, answer) = deepest(turn);
+            assert!(depth > 1, "{turn}: {answer} after depth {depth}");
         }
     }
 
