@@ -1,6 +1,7 @@
 //! Manager transcripts replayed against the built binary, plus END/STOP
-//! timing checks and piped input (a whole file of commands, then end of
-//! input).
+//! timing checks, piped input (a whole file of commands, then end of
+//! input), and the command lines of the engine (`pbrain-sente`: the
+//! protocol and the bench only) and of the laboratory (`sente-lab`).
 //!
 //! Transcript files live in `protocol-tests/transcripts/*.txt`. Format:
 //! - `=== name` starts a case (a fresh engine process); `=== name [search]`
@@ -41,7 +42,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use harness::{engine_command, parse_point, Engine, ANSWER_TIMEOUT};
+use harness::{engine_command, parse_point, run_bounded, Engine, ANSWER_TIMEOUT, LAB};
 
 struct Case {
     file: String,
@@ -709,4 +710,183 @@ fn command_line_help_version_and_unknown_argument() {
         err.contains("usage:") && !err.contains("backtrace"),
         "{err}"
     );
+}
+
+/// `pbrain-sente --help` names the engine's commands only: every usage
+/// line is the protocol loop, a bench or `--help | --version`, and none of
+/// the laboratory's commands (`sente-lab`'s) appears.
+#[test]
+fn engine_help_lists_only_engine_and_bench_commands() {
+    let o = engine_command().arg("--help").output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{:?}", o.status);
+    let commands: Vec<&str> = out
+        .lines()
+        .filter_map(|l| {
+            let l = l
+                .trim_start()
+                .strip_prefix("usage:")
+                .unwrap_or(l)
+                .trim_start();
+            l.strip_prefix("pbrain-sente ")
+        })
+        .map(|rest| rest.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert!(commands.len() >= 5, "{out}");
+    for c in &commands {
+        assert!(
+            ["[SWITCHES]", "bench", "--help"].contains(c),
+            "pbrain-sente {c} in --help:\n{out}"
+        );
+    }
+    for lab in [
+        "pbrain-sente tune",
+        "tune net",
+        "datagen",
+        "reach-make",
+        "reach-claims",
+        "depth-make",
+        "net-random",
+    ] {
+        assert!(!out.contains(lab), "{lab} in --help:\n{out}");
+    }
+    assert!(out.contains("sente-lab --help"), "{out}");
+}
+
+/// The laboratory's old spellings in the engine answer with the command
+/// that replaced them, on stderr with status 2: never the protocol loop
+/// (which would exit 0 at the end of its empty input) nor a silent failure.
+#[test]
+fn moved_lab_commands_name_their_sente_lab_command() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["tune"], "sente-lab tune"),
+        (
+            &["tune", "net", "--epochs", "1", "x.txt"],
+            "sente-lab tune net",
+        ),
+        (&["tune", "--make-openings", "3"], "sente-lab tune"),
+        (&["datagen", "--games", "1"], "sente-lab datagen"),
+        (
+            &["bench", "reach-make", "games.txt"],
+            "sente-lab reach-make",
+        ),
+        (&["bench", "reach-claims"], "sente-lab reach-claims"),
+        (
+            &["bench", "depth-make", "--rule", "0"],
+            "sente-lab depth-make",
+        ),
+        (
+            &["bench", "--no-threats", "net-random", "f"],
+            "sente-lab net-random",
+        ),
+    ];
+    for (args, new) in cases {
+        let o = run_bounded(engine_command().args(*args), Duration::from_secs(20));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}: stdout {:?}", o.stdout);
+        let first = err.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with(&format!("pbrain-sente: `{}", args[0]))
+                && first.contains(&format!("` moved to the laboratory: {new} ")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `sente-lab`: `--help` lists every command on a line of its own and
+/// `--version` the version, both on stdout with status 0; an unknown
+/// command or none is an error with status 2. Each command is reached:
+/// `net-random` writes a net the engine loads, `tune --make-openings`
+/// prints openings, `datagen --help` its usage, and the others, given
+/// wrong arguments, their own usage (status 2).
+#[test]
+fn lab_command_line_reaches_every_command() {
+    let lab = |args: &[&str]| {
+        let o = run_bounded(
+            std::process::Command::new(LAB).args(args),
+            Duration::from_secs(60),
+        );
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = lab(&["--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("usage: sente-lab COMMAND"), "{out}");
+    for c in [
+        "tune",
+        "datagen",
+        "reach-make",
+        "reach-claims",
+        "depth-make",
+        "net-random",
+    ] {
+        let lines = out
+            .lines()
+            .filter(|l| l.starts_with(&format!("  {c} ")))
+            .count();
+        assert_eq!(lines, 1, "{c}:\n{out}");
+    }
+    assert!(out.contains("| net RECORDS"), "tune net:\n{out}");
+    let (code, out, _) = lab(&["--version"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out.trim(),
+        format!("sente-lab {}", env!("CARGO_PKG_VERSION"))
+    );
+    for bad in [&["bench"][..], &["--bogus"], &[]] {
+        let (code, out, err) = lab(bad);
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+        assert!(out.is_empty(), "{bad:?}: {out}");
+        match bad.first() {
+            Some(w) => assert!(
+                err.starts_with(&format!("sente-lab: unknown command '{w}'")),
+                "{err}"
+            ),
+            None => assert!(err.starts_with("usage: sente-lab"), "{err}"),
+        }
+    }
+
+    let dir = std::env::temp_dir().join(format!("sente-lab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("random.bin");
+    let (code, out, err) = lab(&["net-random", net.to_str().unwrap(), "4", "4", "7"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("wrote "), "{out}");
+    // The engine takes the file as its net (a bad file is status 2).
+    let o = run_bounded(
+        std::process::Command::new(harness::BIN).args(["--net", net.to_str().unwrap()]),
+        Duration::from_secs(20),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let (code, out, err) = lab(&["tune", "--make-openings", "3", "--seed", "5"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out.lines().filter(|l| !l.starts_with('#')).count(),
+        3,
+        "{out}"
+    );
+    let (code, out, err) = lab(&["datagen", "--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("sente-lab datagen"), "{out}");
+    for (args, usage) in [
+        (&["tune"][..], "usage: sente-lab tune "),
+        (&["tune", "net"], "usage: sente-lab tune net "),
+        (&["reach-make"], "usage: sente-lab reach-make "),
+        (
+            &["reach-claims", "--bogus"],
+            "usage: sente-lab reach-claims ",
+        ),
+        (&["depth-make"], "usage: sente-lab depth-make "),
+        (&["net-random"], "usage: sente-lab net-random "),
+    ] {
+        let (code, _, err) = lab(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(usage), "{args:?}: {err}");
+    }
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Self-play training data: SHARDS processes of `pbrain-sente datagen`, each
+# Self-play training data: SHARDS processes of `sente-lab datagen`, each
 # playing every SHARDS-th game of one seeded run, JOBS at a time (GNU
 # parallel), then merged into one record file (format: src/lab/datagen/record.rs).
 #
-#   scripts/datagen.sh [extra pbrain-sente datagen options, e.g. --random-plies 6]
+#   scripts/datagen.sh [extra sente-lab datagen options, e.g. --random-plies 6]
 #
 # Game i depends only on (SEED, i): the merged file is the unsharded run,
 # game for game and in the same order (the shards' lines taken in turn,
@@ -19,11 +19,11 @@
 #   SHARDS [JOBS, or 4*JOBS per host with SSHLOGIN] shards the run is cut into
 #   SSHLOGIN  hosts for parallel's --sshlogin, e.g. ":,host1,8/host2" (":" is
 #            this machine); the binary must be at the same path on each
-#   BIN [this checkout's target/release/pbrain-sente, built first]
+#   BIN [this checkout's target/release/sente-lab, built first]
 set -euo pipefail
 
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
-  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,8 +42,8 @@ else
   SHARDS=${SHARDS:-$JOBS}
 fi
 if [ -z "${BIN:-}" ]; then
-  (cd "$REPO" && cargo build --release --quiet --bin pbrain-sente)
-  BIN=$REPO/target/release/pbrain-sente
+  (cd "$REPO" && cargo build --release --quiet --bin sente-lab)
+  BIN=$REPO/target/release/sente-lab
 fi
 PARALLEL=$("$REPO/scripts/ensure-tool.sh" parallel | awk '{print $2}')
 

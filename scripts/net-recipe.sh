@@ -7,17 +7,26 @@
 #   scripts/net-recipe.sh NAME      rebuild net NAME (freestyle, renju, …)
 #   scripts/net-recipe.sh --list    the recipes and their hashes
 #
-# It builds the recipe's commit in a worktree (WORK/build-REV, kept for the
-# next run), plays the data runs JOBS at a time (a data file already in
-# WORK with all its games is kept), trains, prints `NAME: fnv1a64 H: ok`
+# It builds the recipe's commit in a worktree (WORK/build-REV; the binary
+# is kept for the next run), plays the data runs JOBS at a time (a data
+# file already in WORK with all its games is kept), trains, prints
+# `NAME: fnv1a64 H: ok`
 # (status 0) or `… expected E: MISMATCH` (status 1). The freestyle net is
 # about 50,000 games (~1 h 10 on two idle cores) and 10 minutes of
 # training; renju's 9,167 games and 2 minutes.
 #
+# The binary that plays and trains is the recipe's commit's laboratory:
+# `sente-lab` where that commit has src/bin/sente-lab.rs, else
+# `pbrain-sente`, which carried `datagen` and `tune net` until 0.9.0 (every
+# recipe in nets.txt so far predates sente-lab). Both take the same words
+# after their name (`datagen ARGS`, `tune net ARGS`), so only the binary
+# differs; it is kept as WORK/pbrain-REV or WORK/lab-REV.
+#
 # Settings (environment variables, defaults in brackets):
 #   WORK [net-recipe]  data, binaries and the weights (WORK/NAME.bin)
 #   JOBS [number of cores]  data runs at once
-#   BIN   use this pbrain-sente instead of building the recipe's commit
+#   BIN   use this binary instead of building the recipe's commit: a
+#         sente-lab, or a pbrain-sente from before sente-lab (0.9.0)
 #   PREFIX  play only the first PREFIX games of each run's shard (into
 #         WORK/prefix-P/) and stop before training: a quick check that the
 #         data still comes out the same. With COMPARE=DIR each file is
@@ -27,7 +36,7 @@
 set -euo pipefail
 
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ] || [ $# -ne 1 ]; then
-  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -eq 1 ] && exit 0
   exit 2
 fi
@@ -73,10 +82,15 @@ mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
 if [ -z "${BIN:-}" ]; then
-  BIN=$WORK/pbrain-$REV
+  # The laboratory's binary at REV (see the header).
+  if git -C "$REPO" cat-file -e "$REV:src/bin/sente-lab.rs" 2>/dev/null; then
+    LAB_BIN=sente-lab BIN=$WORK/lab-$REV
+  else
+    LAB_BIN=pbrain-sente BIN=$WORK/pbrain-$REV
+  fi
   if [ ! -x "$BIN" ]; then
     remove_worktrees "$REPO" "$WORK" "build-$REV"
-    build_rev "$REPO" "$WORK" "build-$REV" "$REV" "$WORK/target" pbrain-sente
+    build_rev "$REPO" "$WORK" "build-$REV" "$REV" "$WORK/target" "$LAB_BIN"
     mv "$WORK/pbrain-build-$REV" "$BIN"
     remove_worktrees "$REPO" "$WORK" "build-$REV"
   fi

@@ -5,7 +5,7 @@
 #   scripts/reach.sh make DIR rebuild src/lab/bench/reach/reach.txt from fresh self-play:
 #                             120 freestyle 15x15 games at 100 ms a move (two
 #                             batches, seeds 1 and 2, default openings) into
-#                             DIR, then bench reach-make over their records.
+#                             DIR, then sente-lab reach-make over their records.
 # Self-play timing varies, so a remake gives other games; the file in the
 # repository is what the figures in scripts/RESULTS.md were measured on.
 set -euo pipefail
@@ -22,7 +22,7 @@ if [[ "${1:-}" == "make" ]]; then
             --rule 0 --size 15 --turn 100 --games "$games" --concurrency 2 --seed "$seed" \
             --records "$dir/rec$seed" >"$dir/arena$seed.out"
     done
-    "$bin" bench reach-make "$dir/rec1/games.txt" "$dir/rec2/games.txt" --rule 0 --size 15 \
+    target/release/sente-lab reach-make "$dir/rec1/games.txt" "$dir/rec2/games.txt" --rule 0 --size 15 \
         --ms 500 --jobs 2 --out src/lab/bench/reach/reach.txt
     exit 0
 fi

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Train the evaluation network (src/brain/eval/net/) from a seed and a data
 # command: self-play records from scripts/datagen.sh (or existing record
-# files), then `pbrain-sente tune net`, whose report (train and held-out
+# files), then `sente-lab tune net`, whose report (train and held-out
 # loss, the classical evaluation's loss on the same held-out positions,
 # positions/s) goes to stdout and OUT.log, and whose last line names the
 # weights file and its FNV-1a 64 hash.
 #
-#   scripts/train-net.sh [extra pbrain-sente tune net options, e.g. --epochs 40 --quiet-only]
+#   scripts/train-net.sh [extra sente-lab tune net options, e.g. --epochs 40 --quiet-only]
 #
 # The recipe is reproducible: the records depend only on (RULE, SIZE, NODES,
 # GAMES, SEED) (scripts/datagen.sh), the held-out games on --split-seed [1],
@@ -34,8 +34,8 @@ SEED=${SEED:-1}
 OUT=${OUT:-net.bin}
 TSEED=${TSEED:-1}
 THREADS=${THREADS:-$(nproc)}
-(cd "$REPO" && cargo build --release --quiet --bin pbrain-sente)
-BIN=$REPO/target/release/pbrain-sente
+(cd "$REPO" && cargo build --release --quiet --bin sente-lab)
+BIN=$REPO/target/release/sente-lab
 
 if [ -z "${RECORDS:-}" ]; then
   DATA=${DATA:-net-data/$RULE-$NODES-$GAMES-$SEED.txt}

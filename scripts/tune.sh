@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fit the evaluation weights to self-play games.
 #
-#   scripts/tune.sh [extra pbrain-sente tune options, e.g. --split or --combo]
+#   scripts/tune.sh [extra sente-lab tune options, e.g. --no-masks or --tied]
 #
 # Builds this checkout, writes GAMES/2 random unbalanced openings
-# (pbrain-sente tune --make-openings, seeded), plays them twice each with
+# (sente-lab tune --make-openings, seeded), plays them twice each with
 # colours swapped, Sente against itself at TURN ms a move, and fits the
-# weights to the outcomes (pbrain-sente tune): it prints the positions
+# weights to the outcomes (sente-lab tune): it prints the positions
 # used, the scale K, the error on the fitting set and on one game in ten
 # held out, before and after, and the fitted arrays for
 # src/brain/eval/weights.rs. A fitted set is only kept after an SPRT against
@@ -20,7 +20,7 @@
 set -euo pipefail
 
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
-  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +36,7 @@ RECORDS=${RECORDS:-}
 (cd "$REPO" && cargo build --release --quiet)
 BIN=$REPO/target/release
 mkdir -p "$OUT"
-"$BIN/pbrain-sente" tune --make-openings $(( (GAMES + 1) / 2 )) --seed "$SEED" --size "$SIZE" \
+"$BIN/sente-lab" tune --make-openings $(( (GAMES + 1) / 2 )) --seed "$SEED" --size "$SIZE" \
   > "$OUT/openings.txt"
 "$BIN/sente-arena" --engine1 "$BIN/pbrain-sente" --name1 a --engine2 "$BIN/pbrain-sente" --name2 b \
   --rule "$RULE" --size "$SIZE" --turn "$TURN" --match 0 --tolerance 1000 \
@@ -44,4 +44,4 @@ mkdir -p "$OUT"
   --records "$OUT/games" > "$OUT/arena.log"
 tail -n 6 "$OUT/arena.log"
 # shellcheck disable=SC2086
-"$BIN/pbrain-sente" tune --rule "$RULE" --size "$SIZE" "$@" "$OUT/games/games.txt" $RECORDS
+"$BIN/sente-lab" tune --rule "$RULE" --size "$SIZE" "$@" "$OUT/games/games.txt" $RECORDS

@@ -1,7 +1,9 @@
 //! Sente: a Gomoku/Renju engine for the Gomocup (Piskvork) protocol.
 //!
-//! The library holds everything; the binaries `pbrain-sente` and
-//! `sente-arena` are thin front ends. Data flows one way: a protocol line
+//! The library holds everything; the binaries are thin front ends:
+//! `pbrain-sente` is the engine a manager loads (the protocol and the
+//! bench), `sente-arena` plays matches and tournaments, and `sente-lab`
+//! makes things (fits, trains, generates data, rebuilds suites). Data flows one way: a protocol line
 //! becomes a `protocol::Command`, the session turns it into calls on the
 //! engine, which keeps the `game::Board` and the searcher and answers each
 //! `go(limits)` with a legal move.
@@ -20,7 +22,7 @@
 //!   what a stone there would make for each side, with separate tables for the
 //!   side to move's points and the opponent's, plus a value for the
 //!   combination of threats the two sides hold. The weights are fitted to
-//!   self-play outcomes (`pbrain-sente tune`).
+//!   self-play outcomes (`sente-lab tune`).
 //! - **Search** (`search`, `search::alphabeta`): iterative deepening,
 //!   principal-variation search with aspiration windows, a transposition table,
 //!   threat-aware move generation and ordering, late-move reductions and
@@ -75,7 +77,7 @@
 //!   over empty cells of what a stone there would make for each side (a value
 //!   per line shape plus a bonus per combined threat), with separate tables
 //!   for the side to move's points and the opponent's; the weights are fitted
-//!   to self-play outcomes (`pbrain-sente tune`: "Tuning the evaluation" in
+//!   to self-play outcomes (`sente-lab tune`: "Tuning the evaluation" in
 //!   `scripts/ARENA.md`), which gave +63 Elo over the hand-set ones, and +30
 //!   to +40 more with the separate tables. Since 0.6.0 the score also adds a
 //!   fitted value for the *threat mask*: per side, whether it has a four-three
@@ -227,9 +229,16 @@
 //!
 //! Two wings and the ground between them. The binaries sit on top:
 //!
-//! - `src/main.rs`: `pbrain-sente`, the protocol loop, or `bench` / `tune` /
-//!   `datagen` from the laboratory.
-//! - `src/bin/sente-arena.rs`: the arena's command line.
+//! - `src/main.rs`: `pbrain-sente`, the engine and nothing else: the
+//!   protocol loop (with its switches), `bench` (the measurements of
+//!   `lab/bench/`), `--help`, `--version`. The lab's old spellings here
+//!   answer with their new command and status 2.
+//! - `src/bin/sente-arena.rs`: the arena's command line: matches,
+//!   tournaments, SPRTs, SPSA, reach, depth and the oracle through the
+//!   protocol.
+//! - `src/bin/sente-lab.rs`: the laboratory's makers: `tune` and `tune net`
+//!   (fitting, training), `datagen`, `reach-make`, `reach-claims`,
+//!   `depth-make` (the bench's suites from arena records), `net-random`.
 //!
 //! **The engine wing, `src/brain/`**: what plays a game, and nothing else.
 //!
@@ -242,9 +251,7 @@
 //!   iterative deepening (`deepening.rs`) and the root iteration it shares
 //!   with the Lazy SMP helpers (`iteration.rs`, `smp.rs`), the PVS tree
 //!   (`alphabeta.rs`), transposition table (`tt.rs`), move generation and
-//!   ordering, the learned move policy (`policy.rs`, tables generated into
-//!   `policy_weights.rs`; its ordering, reductions and pruning are switches,
-//!   off by default), the VCF/VCT threat solver (`threat/`), time manager
+//!   ordering, the VCF/VCT threat solver (`threat/`), time manager
 //!   (`time.rs`), watchdog, and `params.rs`: every tunable of the search,
 //!   constants in the release build and settable at run time in a tuning
 //!   build (`--features tune`, `pbrain-sente --param NAME=V`; `tunable.rs`).
@@ -271,23 +278,22 @@
 //!   (`sente-arena`), their statistics, ratings and reports.
 //! - `lab/bench/`: the bench suite (`mod.rs`; its node count is the
 //!   search's signature) and the reach benchmark (`bench/reach/`: its
-//!   positions in `reach.txt`, run in process, rebuilt from arena records,
-//!   or played by any brain through the protocol with `sente-arena reach`),
+//!   positions in `reach.txt`, run in process, rebuilt from arena records
+//!   by `sente-lab reach-make`, or played by any brain through the protocol with `sente-arena reach`),
 //!   and the depth and branching report (`bench/depth/`: middle games from
-//!   games against Rapfi in `positions.txt`; `bench depth` in process,
+//!   games against Rapfi in `positions.txt`, rebuilt by `sente-lab
+//!   depth-make`; `bench depth` in process,
 //!   `sente-arena depth` through any brain's MESSAGE lines).
-//! - `lab/datagen/`: the self-play data generator (`pbrain-sente datagen`)
+//! - `lab/datagen/`: the self-play data generator (`sente-lab datagen`)
 //!   and the record format its games are written in (`datagen/record.rs`),
-//!   read by the net trainer and the policy fitter.
+//!   read by the net trainer.
 //! - `lab/spsa/`: the SPSA tuner of search parameters (`sente-arena
 //!   spsa`): game pairs on the arena with the values passed as `--param
 //!   NAME=V`, its state file, shards and the params.rs block
 //!   (`scripts/SPSA.md`).
-//! - `lab/tune/`: the offline evaluation fitter (`pbrain-sente tune`), which
-//!   fits `eval/weights.rs` to arena records, the network's trainer
-//!   (`tune/net/`, `pbrain-sente tune net`) on `datagen` records, and the
-//!   move policy's fitter (`tune policy`, `tune/policy/`), which fits
-//!   `search/policy_weights.rs` to the moves of self-play records.
+//! - `lab/tune/`: the offline evaluation fitter (`sente-lab tune`), which
+//!   fits `eval/weights.rs` to arena records, and the network's trainer
+//!   (`tune/net/`, `sente-lab tune net`) on `datagen` records.
 //!
 //! Dependencies run one way, and a test keeps them so
 //! (`protocol-tests/layering.rs`): inside the engine wing `types` ←

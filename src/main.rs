@@ -1,14 +1,20 @@
-//! `pbrain-sente`: the Gomocup brain binary. Thin: logging to stderr, then the
-//! protocol loop (default) or a subcommand.
+//! `pbrain-sente`: the Gomocup brain binary, the file a tournament manager
+//! loads, and only the engine. Thin: logging to stderr, then the protocol
+//! loop (default) or the bench.
 //!
-//! `pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE]`: the protocol
-//! loop; the switches (`sente::cli::search_switch`) turn search features off
-//! or on for A/B matches in the arena (and in `bench`).
-//! `pbrain-sente bench …`: the bench (see `sente::lab::bench`).
-//! `pbrain-sente tune …`: fit the evaluation weights to arena records
-//! (see `sente::lab::tune`). `pbrain-sente datagen …`: self-play training data
-//! (see `sente::lab::datagen`). `--help` and `--version` print to stdout and
+//! `pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE] [--param
+//! NAME=V]`: the protocol loop; the switches (`sente::cli::search_switch`)
+//! turn search features off or on for A/B matches in the arena (and in
+//! `bench`). `pbrain-sente bench …`: the engine's measurements (the
+//! signature, speed, reach, depth, the threat solver, first-move latency;
+//! see `sente::lab::bench`). `--help` and `--version` print to stdout and
 //! exit; an unknown argument is reported on stderr with status 2.
+//!
+//! What makes things is the laboratory's binary `sente-lab` (fitting and
+//! training, self-play data, rebuilding the bench's suites, random nets):
+//! the old spellings here (`pbrain-sente tune …`, `datagen …`, `bench
+//! reach-make …`) answer with the new command on stderr and status 2
+//! (`MOVED`), never the protocol loop.
 
 use sente::brain::engine::{EngineOptions, EvalKind};
 use sente::brain::search::params;
@@ -19,14 +25,12 @@ fn main() -> anyhow::Result<()> {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(msg) = moved(&args) {
+        eprintln!("{msg}");
+        std::process::exit(2);
+    }
     if args.first().map(String::as_str) == Some("bench") {
         std::process::exit(sente::lab::bench::main_bench(&args[1..]));
-    }
-    if args.first().map(String::as_str) == Some("tune") {
-        std::process::exit(sente::lab::tune::main_tune(&args[1..]));
-    }
-    if args.first().map(String::as_str) == Some("datagen") {
-        std::process::exit(sente::lab::datagen::main_datagen(&args[1..]));
     }
     let mut options = EngineOptions::default();
     let mut it = args.iter();
@@ -88,6 +92,39 @@ fn main() -> anyhow::Result<()> {
     sente::brain::protocol::io::run(options)
 }
 
+/// The laboratory's commands this binary carried until 0.9.0, by their old
+/// words (the first word, or `bench` and one of its words), and the
+/// `sente-lab` command each is now.
+const MOVED: &[(&str, &str)] = &[
+    ("tune net", "tune net"),
+    ("tune", "tune"),
+    ("datagen", "datagen"),
+    ("bench reach-make", "reach-make"),
+    ("bench reach-claims", "reach-claims"),
+    ("bench depth-make", "depth-make"),
+    ("bench net-random", "net-random"),
+];
+
+/// The message for a command line that asks for a moved command, naming
+/// its new spelling; None for any other. After `bench` the moved word may
+/// follow switches, as the bench read them.
+fn moved(args: &[String]) -> Option<String> {
+    let first = args.first()?.as_str();
+    MOVED.iter().find_map(|&(old, new)| {
+        let hit = match old.split_once(' ') {
+            Some(("bench", word)) => first == "bench" && args[1..].iter().any(|a| a == word),
+            Some((a, b)) => first == a && args.get(1).is_some_and(|x| x == b),
+            None => first == old,
+        };
+        hit.then(|| {
+            format!(
+                "pbrain-sente: `{old}` moved to the laboratory: sente-lab {new} …\n\
+                 (pbrain-sente is the engine: the protocol, bench, --help, --version)"
+            )
+        })
+    })
+}
+
 /// `--param list`: each tunable parameter with its value, and whether this
 /// build can set them.
 fn param_list() -> String {
@@ -108,20 +145,12 @@ usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE]
                                                     bench; its node count is the signature
        pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES] [--eval auto|classic|net]
                                                     forced wins beyond 500 ms, and quiet positions
-       pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--out FILE]
-                                                    rebuild src/lab/bench/reach/reach.txt from arena records
-       pbrain-sente bench threats                   the threat solver's speed
        pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [SWITCHES] [--eval auto|classic|net]
                                                     depth, nodes and branching per iteration, middle games
-       pbrain-sente bench depth-make --rule R GAMES.txt... [--out FILE]
-                                                    rebuild the depth report's positions from arena records
-       pbrain-sente bench net-random FILE [F H SEED]  write random net weights (for tests)
+       pbrain-sente bench threats                   the threat solver's speed
+       pbrain-sente bench first-move [--engine PATH]... [--rounds N] [--turn MS]
+                                                    how long fresh processes take to answer their first moves
        (every bench also takes --param NAME=V in a tuning build: cargo build --features tune)
-       pbrain-sente tune …                          fit evaluation weights to match records
-       pbrain-sente tune net …                      train the evaluation network on datagen records
-       pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S]
-                    [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE]
-                    [--max-plies M] [--quiet]       self-play games as training data
        pbrain-sente --help | --version
 SWITCHES (search features for A/B tests):
   --no-threats    no threat solver (VCF/VCT) at the root
@@ -131,4 +160,6 @@ SWITCHES (search features for A/B tests):
   --param NAME=V  set a search parameter of src/brain/search/params.rs (repeatable;
                   a tuning build only: cargo build --release --features tune);
                   --param list lists them
-Logs go to stderr; RUST_LOG=debug shows the search.";
+Logs go to stderr; RUST_LOG=debug shows the search.
+Fitting, training, self-play data and rebuilding the bench's suites are the
+laboratory's: sente-lab --help.";

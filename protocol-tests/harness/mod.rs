@@ -70,6 +70,9 @@ pub fn temp_dir(prefix: &str, tag: &str) -> std::path::PathBuf {
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_pbrain-sente");
 
+/// The laboratory's binary (fits, trains, generates data, rebuilds suites).
+pub const LAB: &str = env!("CARGO_BIN_EXE_sente-lab");
+
 /// The command that starts the engine under test: the binary cargo built,
 /// or, when the environment sets `SENTE_ENGINE`, that command line (split
 /// on whitespace: a runner and its arguments), so that the same tests check

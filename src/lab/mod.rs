@@ -1,10 +1,20 @@
 //! The laboratory wing: the tools that measure and improve the engine, on
 //! top of it. `arena` (matches, tournaments, the referee), `bench` (the
-//! signature, speed and reach benchmarks), `datagen` (self-play training
-//! data), `spsa` (the SPSA tuner of search parameters, on the arena) and
-//! `tune` (the evaluation fitter, the net's trainer, the move policy's
-//! fitter). They use the engine wing and the command-line helpers
+//! signature, speed and reach benchmarks, and the makers of their suites),
+//! `datagen` (self-play training data), `spsa` (the SPSA tuner of search
+//! parameters, on the arena) and `tune` (the evaluation fitter and the
+//! net's trainer). They use the engine wing and the command-line helpers
 //! of `crate::cli`; nothing in the engine wing uses them.
+//!
+//! Three binaries front them. `pbrain-sente` (`src/main.rs`) is the engine
+//! and carries only the measurements: `bench` (`bench::main_bench`).
+//! `sente-arena` (`src/bin/sente-arena.rs`) plays: matches, tournaments,
+//! SPRTs, SPSA, and the reach, depth and oracle runs through the protocol.
+//! `sente-lab` (`src/bin/sente-lab.rs`) makes: `tune` and `tune net`
+//! (`tune::main_tune`), `datagen` (`datagen::main_datagen`, with every word
+//! its own dispatcher takes), `reach-make` and `reach-claims`
+//! (`bench::reach::make`), `depth-make` (`bench::depth::make`) and
+//! `net-random` (`tune::net::main_random`).
 
 pub mod arena;
 pub mod bench;

@@ -41,7 +41,7 @@
 //! combination tables pack each point's two values as signed 28-bit fields (a
 //! test checks all 65,536 line combinations of both tables). On Linux these
 //! tables ask for transparent huge pages (`crate::brain::hugepages`). The weights
-//! (`eval::weights`) are linear, so `pbrain-sente tune` fits them to game
+//! (`eval::weights`) are linear, so `sente-lab tune` fits them to game
 //! outcomes. Renju uses the same weights; Black's points are classified with a
 //! combination table of their own, where a forbidden shape falls in the
 //! `Forbidden` class, worth nothing.

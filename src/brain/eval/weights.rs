@@ -193,7 +193,7 @@ pub const TEMPO: i32 = 49;
 /// holds (both bits set): what each threat, and each two threats together,
 /// of the two sides are worth to the side to move on top of its points
 /// (the side to move's bits low). Fitted with the tables by
-/// `pbrain-sente tune`; pairs not listed are worth 0. Unlike one value per
+/// `sente-lab tune`; pairs not listed are worth 0. Unlike one value per
 /// mask, this gives the rare masks a value too.
 pub const THREAT_PAIR_FITTED: [(usize, usize, i32); 54] = [
     (0, 0, 493),

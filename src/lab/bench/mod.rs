@@ -11,7 +11,10 @@
 //! depth` the depth and branching report (`depth`): the depth, nodes and
 //! time of each iteration on middle-game positions at 500 ms and 2 s;
 //! `bench first-move` how long fresh processes take to answer their first
-//! moves (`first_move`).
+//! moves (`first_move`). Each is a measurement of the engine; what makes
+//! files (the reach and depth suites from arena records, random nets) is
+//! `sente-lab`'s (`reach::make::main_make`, `reach::make::main_claims`,
+//! `depth::make::main_make`).
 
 pub mod depth;
 mod first_move;
@@ -402,34 +405,6 @@ pub fn eval_speed(rounds: usize, eval: EvalKind) -> EvalSpeed {
     }
 }
 
-/// `bench net-random FILE [F H SEED]`: write random net weights
-/// (`eval::net::random`, 16 16 36 by default) to FILE: a placeholder for
-/// the embedded weights (`src/brain/eval/net/weights/`), or a file for
-/// tests of the loader.
-fn net_random(args: &[String]) -> i32 {
-    let Some(out) = args.first() else {
-        eprintln!("usage: pbrain-sente bench net-random FILE [F H SEED]");
-        return 2;
-    };
-    let num = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
-    let (f, h, seed) = (num(1, 16) as usize, num(2, 16) as usize, num(3, 36));
-    let w = crate::brain::eval::net::random(f, h, seed);
-    if let Err(e) = w.check() {
-        eprintln!("pbrain-sente: {e}");
-        return 2;
-    }
-    match std::fs::write(out, w.to_bytes()) {
-        Ok(()) => {
-            println!("wrote {out}: random({f}, {h}, {seed})");
-            0
-        }
-        Err(e) => {
-            eprintln!("pbrain-sente: cannot write {out}: {e}");
-            1
-        }
-    }
-}
-
 fn print_report(r: &BenchReport) {
     println!(
         "{:<22} {:>3} {:>7} {:>8} {:>12} {:>9} {:>6}",
@@ -527,19 +502,7 @@ pub fn main_bench(args: &[String]) -> i32 {
     }
     let args = &rest[..];
     let first = args.first().map(String::as_str);
-    if eval != EvalKind::Auto
-        && matches!(
-            first,
-            Some(
-                "reach-make"
-                    | "reach-claims"
-                    | "depth-make"
-                    | "net-random"
-                    | "threats"
-                    | "first-move"
-            )
-        )
-    {
+    if eval != EvalKind::Auto && matches!(first, Some("threats" | "first-move")) {
         eprintln!(
             "pbrain-sente bench: --eval applies to the depth, time, threads, pages, eval, reach and depth benches"
         );
@@ -610,9 +573,8 @@ pub fn main_bench(args: &[String]) -> i32 {
             );
             0
         }
-        Some("reach") | Some("reach-make") | Some("reach-claims") => reach::main_reach(args),
-        Some("depth") | Some("depth-make") => depth::main_depth(args),
-        Some("net-random") => net_random(&args[1..]),
+        Some("reach") => reach::main_reach(args),
+        Some("depth") => depth::main_depth(args),
         Some("threats") => threats::main_threats(),
         Some("first-move") => first_move::main_first_move(args),
         Some("eval") => {
@@ -631,7 +593,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | net-random FILE [F H SEED] | reach [--ms MS | --nodes N] [--set dev|held|all] | reach-make GAMES.txt... [--out FILE] | depth [--ms MS]... [--out FILE] | depth-make --rule R GAMES.txt... [--out FILE] | first-move [--engine PATH]... [--rounds N] [--turn MS]] [--eval auto|classic|net]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | reach [--ms MS | --nodes N] [--set dev|held|all] | depth [--ms MS]... [--out FILE] | first-move [--engine PATH]... [--rounds N] [--turn MS]] [--eval auto|classic|net]");
                 2
             }
         },

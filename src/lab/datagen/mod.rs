@@ -1,4 +1,4 @@
-//! The self-play data generator (`pbrain-sente datagen`): an offline tool
+//! The self-play data generator (`sente-lab datagen`): an offline tool
 //! beside `tune`, outside the engine's path (nothing in `game`, `eval`,
 //! `search` or `engine` imports it). It plays games of the engine against
 //! itself under a node budget per move and writes them in the record format
@@ -480,9 +480,9 @@ fn parse_shard(v: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
-const USAGE: &str = "usage: pbrain-sente datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--net FILE] [--mix PERCENT] [--quiet]";
+const USAGE: &str = "usage: sente-lab datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--net FILE] [--mix PERCENT] [--quiet]";
 
-/// `pbrain-sente datagen …`; returns the process exit status.
+/// `sente-lab datagen …`; returns the process exit status.
 pub fn main_datagen(args: &[String]) -> i32 {
     let mut cfg = Config::default();
     let mut out_path: Option<String> = None;

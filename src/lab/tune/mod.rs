@@ -1,9 +1,9 @@
-//! The evaluation fitter (`pbrain-sente tune`): an offline tool beside the
+//! The evaluation fitter (`sente-lab tune`): an offline tool beside the
 //! arena, outside the engine's path (nothing in `eval`, `game`, `search` or
 //! `engine` imports it). `model`: features and weights; `samples`: records
 //! to training positions; `fit`: the optimiser; `codegen`: Rust arrays for
 //! `eval/weights.rs`; `net`: the evaluation network's trainer
-//! (`pbrain-sente tune net`); here: the command line and the tuning
+//! (`sente-lab tune net`); here: the command line and the tuning
 //! openings.
 //!
 //! Fitting the evaluation weights to game outcomes.
@@ -81,8 +81,8 @@ pub fn random_openings(count: usize, size: usize, seed: u64) -> Vec<String> {
     out
 }
 
-/// `pbrain-sente tune net …`: the network trainer (`net`). Otherwise
-/// `pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES... | --make-openings N [--seed S] [--size N]`
+/// `sente-lab tune net …`: the network trainer (`net`). Otherwise
+/// `sente-lab tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--tied] GAMES... | --make-openings N [--seed S] [--size N]`
 /// Returns the process exit status.
 pub fn main_tune(args: &[String]) -> i32 {
     if args.first().map(String::as_str) == Some("net") {
@@ -147,7 +147,7 @@ pub fn main_tune(args: &[String]) -> i32 {
     }
     if files.is_empty() {
         eprintln!(
-            "usage: pbrain-sente tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--no-masks | --tied] [--search-depth D [--lambda X] [--threads N]] GAMES.txt... | --make-openings N [--seed S] [--size N]"
+            "usage: sente-lab tune [--rule R] [--size N] [--epochs N] [--lr X] [--l2 X] [--no-masks | --tied] [--search-depth D [--lambda X] [--threads N]] GAMES.txt... | --make-openings N [--seed S] [--size N]"
         );
         return 2;
     }

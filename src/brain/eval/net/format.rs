@@ -177,7 +177,7 @@ impl NetWeights {
 }
 
 /// The weights built into the binary, one file per rule with a net of its
-/// own (`weights/`). Freestyle's is the fifth round: `pbrain-sente tune net
+/// own (`weights/`). Freestyle's is the fifth round: `sente-lab tune net
 /// --rule freestyle --f 32 --h 32 --epochs 20 --lr 0.003 --lr-end 0.0003
 /// --seed 1 --threads 1` on 46,107 games of the third-round net's own play
 /// at 5,000 nodes a move (data seeds 707-709; fnv1a64 e8b07bba83b26d1a).

@@ -1,4 +1,4 @@
-//! Building the depth suite (`pbrain-sente bench depth-make`): middle-game
+//! Building the depth suite (`sente-lab depth-make`): middle-game
 //! positions picked from arena records (`games.txt` lines) by a fixed rule,
 //! so the same records always give the same file.
 //!
@@ -94,7 +94,7 @@ pub fn make(groups: &[(u32, Vec<String>)], size: usize) -> String {
     let _ = writeln!(
         out,
         "# Depth and branching positions (bench depth, sente-arena depth); made by\n\
-         # `pbrain-sente bench depth-make` (src/lab/bench/depth/make.rs) from arena\n\
+         # `sente-lab depth-make` (src/lab/bench/depth/make.rs) from arena\n\
          # records: per game the first {PER_GAME} positions, in a hashed order, with\n\
          # {MIN_PLY} to {MAX_PLY} stones, after the opening and {END_MARGIN} moves before the end,\n\
          # where neither side has a VCF ({VCF_NODES} nodes) nor the side to move a VCT\n\
@@ -122,9 +122,9 @@ pub fn make(groups: &[(u32, Vec<String>)], size: usize) -> String {
 }
 
 pub const USAGE: &str =
-    "usage: pbrain-sente bench depth-make --rule R GAMES.txt... [--rule R GAMES.txt...] [--size N] [--out FILE]";
+    "usage: sente-lab depth-make --rule R GAMES.txt... [--rule R GAMES.txt...] [--size N] [--out FILE]";
 
-/// `bench depth-make …` (`args`: the words after `depth-make`).
+/// `sente-lab depth-make …` (`args`: the words after `depth-make`).
 pub fn main_make(args: &[String]) -> i32 {
     let mut groups: Vec<(u32, Vec<String>)> = Vec::new();
     let (mut size, mut out) = (15usize, None);

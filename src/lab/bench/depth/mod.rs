@@ -11,7 +11,7 @@
 //!
 //! - `suite`: the positions, their file format, the EBF and the report
 //! - `run`: the suite searched in process (`bench depth`)
-//! - `make`: the suite rebuilt from arena records (`bench depth-make`)
+//! - `make`: the suite rebuilt from arena records (`sente-lab depth-make`)
 //! - `protocol`: the suite played by any brain (`sente-arena depth`)
 
 pub mod make;
@@ -25,12 +25,9 @@ use suite::{first_per_rule, positions, tsv, DEFAULT_MS};
 pub const USAGE: &str = "usage: pbrain-sente bench depth [--ms MS]... [--per-rule N] [--out FILE] [--eval auto|classic|net] [SWITCHES]";
 
 /// `bench depth [--ms MS]... [--per-rule N] [--out FILE]` (the first N
-/// positions of each rule; TSV of every iteration to FILE) and `bench depth-make …`
-/// (`args`: the words after `bench`, the subcommand first).
+/// positions of each rule; TSV of every iteration to FILE) (`args`: the
+/// words after `bench`, `depth` first).
 pub fn main_depth(args: &[String]) -> i32 {
-    if args.first().map(String::as_str) == Some("depth-make") {
-        return make::main_make(&args[1..]);
-    }
     let mut limits = Vec::new();
     let (mut out, mut per_rule) = (None, None);
     let mut i = 1;

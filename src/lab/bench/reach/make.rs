@@ -1,4 +1,4 @@
-//! Building the reach set (`pbrain-sente bench reach-make`): arena records
+//! Building the reach set (`sente-lab reach-make`): arena records
 //! replayed, each winner's positions proven by the VCT solver with a large
 //! budget, kept when the engine misses the win at the given time, their
 //! answer sets (`answer_set`) and as many quiet positions, split into `dev`
@@ -300,7 +300,7 @@ pub(super) fn make_game(
     (wins, quiet)
 }
 
-/// `bench reach-make`: positions from arena records (`games.txt` lines),
+/// `sente-lab reach-make`: positions from arena records (`games.txt` lines),
 /// for the rule `rule` on `size`×`size`, the 500 ms check at `ms`.
 ///
 /// Tactical: in each decisive game, going back from the end over the
@@ -312,7 +312,7 @@ pub(super) fn make_game(
 /// `REPLY_NODES` per reply) starts with the solver's own first move, whose
 /// proof must hold with a fresh table (its nodes are the `proof` field),
 /// plus the engine's move at `ms` when it claims a win outside the set and
-/// `wins_deeper` proves it (`bench reach-claims` does this for an existing
+/// `wins_deeper` proves it (`sente-lab reach-claims` does this for an existing
 /// file at several limits). The engine then
 /// searches the position for `ms` ms (as `bench reach`); the position is
 /// kept, earliest first and at most `WINS_PER_GAME` per game, when the
@@ -372,7 +372,7 @@ pub fn make(
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# Reach benchmark positions (bench reach); made by `pbrain-sente bench reach-make`\n\
+        "# Reach benchmark positions (bench reach); made by `sente-lab reach-make`\n\
          # (see src/lab/bench/reach/make.rs) from self-play records: tactical positions\n\
          # proven won by the VCT solver ({PROVE_VCT_NODES} nodes) that the engine misses in\n\
          # {ms} ms; answer sets = every first move the solver starts a VCT with\n\
@@ -388,8 +388,8 @@ pub fn make(
     out
 }
 
-/// `bench reach-make RECORDS… [--rule R] [--size N] [--ms MS] [--out FILE]`.
-pub(super) fn main_make(args: &[String]) -> i32 {
+/// `sente-lab reach-make RECORDS… [--rule R] [--size N] [--ms MS] [--out FILE]`.
+pub fn main_make(args: &[String]) -> i32 {
     let mut files = Vec::new();
     let (mut rule, mut size, mut ms, mut out, mut jobs) = (0u32, 15usize, DEFAULT_MS, None, 1);
     let mut i = 0;
@@ -410,7 +410,7 @@ pub(super) fn main_make(args: &[String]) -> i32 {
         i += 2;
     }
     if files.is_empty() {
-        eprintln!("usage: pbrain-sente bench reach-make GAMES.txt... [--rule R] [--size N] [--ms MS] [--jobs N] [--out FILE]");
+        eprintln!("usage: sente-lab reach-make GAMES.txt... [--rule R] [--size N] [--ms MS] [--jobs N] [--out FILE]");
         return 2;
     }
     let mut text = String::new();
@@ -540,7 +540,7 @@ pub fn wins_deeper(
     Deeper::Proven { level2 }
 }
 
-/// `bench reach-claims [--ms MS | --nodes N]… [--secs S] [--jobs N]
+/// `sente-lab reach-claims [--ms MS | --nodes N]… [--secs S] [--jobs N]
 /// [--out FILE]`: every tactical position searched at each limit (default
 /// 500 ms, 200000 nodes, 1000000 nodes, 2000 ms; one at a time), the moves
 /// played with a win score outside the answer set collected, and each
@@ -548,7 +548,7 @@ pub fn wins_deeper(
 /// `--l2` nodes (default `L2_NODES`), `S` seconds per move, `N` moves at a
 /// time). With `--out`, the
 /// reach file with the proven moves added to their answer sets.
-pub(super) fn main_claims(args: &[String]) -> i32 {
+pub fn main_claims(args: &[String]) -> i32 {
     let mut limits = Vec::new();
     let (mut secs, mut jobs, mut out, mut l2) = (300.0f64, 2usize, None, L2_NODES);
     let mut i = 0;
@@ -563,7 +563,7 @@ pub(super) fn main_claims(args: &[String]) -> i32 {
             ("--l2", Some(n)) => l2 = n,
             ("--out", _) if v.is_some() => out = v.cloned(),
             _ => {
-                eprintln!("usage: pbrain-sente bench reach-claims [--ms MS | --nodes N]... [--secs S] [--l2 N] [--jobs N] [--out FILE]");
+                eprintln!("usage: sente-lab reach-claims [--ms MS | --nodes N]... [--secs S] [--l2 N] [--jobs N] [--out FILE]");
                 return 2;
             }
         }
@@ -679,7 +679,7 @@ pub(super) fn main_claims(args: &[String]) -> i32 {
         if !notes.is_empty() {
             let _ = writeln!(
                 text,
-                "# Added by `pbrain-sente bench reach-claims --out` (`wins_deeper`: every\n\
+                "# Added by `sente-lab reach-claims --out` (`wins_deeper`: every\n\
                  # reply leaves a VCT within {ANSWER_NODES} nodes, or a mover move after which\n\
                  # every reply leaves one within {l2}): {}",
                 notes.join(", ")

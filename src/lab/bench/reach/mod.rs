@@ -13,14 +13,14 @@
 //! position is a false alarm when the search reports a win score.
 //!
 //! The positions live in `reach.txt` (compiled in), split into a `dev` half
-//! for tuning and a `held` half that no tuning looks at; `bench reach-make`
-//! rebuilds the file from arena records (the method is documented on
+//! for tuning and a `held` half that no tuning looks at; `sente-lab
+//! reach-make` rebuilds the file from arena records (the method is documented on
 //! `make` and in the file's header).
 //!
 //! - `suite`: the positions and their file format
 //! - `run`: the suite searched in process (`bench reach`)
-//! - `make`: the suite rebuilt from arena records (`bench reach-make`), and
-//!   the deeper proofs of claimed wins (`bench reach-claims`)
+//! - `make`: the suite rebuilt from arena records (`sente-lab reach-make`),
+//!   and the deeper proofs of claimed wins (`sente-lab reach-claims`)
 //! - `protocol`: the suite played by any brain through the protocol
 //!   (`sente-arena reach`)
 
@@ -32,16 +32,9 @@ pub mod suite;
 use run::{run, Limit};
 use suite::{Which, DEFAULT_MS, DEFAULT_NODES};
 
-/// `bench reach [--ms MS | --nodes N] [--set dev|held|all]` and
-/// `bench reach-make …` (`args`: the words after `bench`, the subcommand
-/// first).
+/// `bench reach [--ms MS | --nodes N] [--set dev|held|all]` (`args`: the
+/// words after `bench`, `reach` first).
 pub fn main_reach(args: &[String]) -> i32 {
-    if args.first().map(String::as_str) == Some("reach-make") {
-        return make::main_make(&args[1..]);
-    }
-    if args.first().map(String::as_str) == Some("reach-claims") {
-        return make::main_claims(&args[1..]);
-    }
     let mut limits = Vec::new();
     let mut which = Which::Dev;
     let mut i = 1;

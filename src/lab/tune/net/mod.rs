@@ -1,9 +1,10 @@
-//! `pbrain-sente tune net`: the trainer of the evaluation network
+//! `sente-lab tune net`: the trainer of the evaluation network
 //! (`eval::net`) on self-play records (`datagen::record`). `data`: records
 //! to compressed positions, the held-out split, `K` and the targets;
 //! `model`: the flat weights and the hand-written forward and backward
 //! pass; `train`: minibatch Adam on threads, reproducible from the seed;
-//! here: the command line and the report.
+//! here: the command line and the report, and `sente-lab net-random`
+//! (`main_random`), random weights in the same file format.
 //!
 //! Targets for the side to move: `lambda · sigmoid(score / K) + (1 −
 //! lambda) · result` (a forced search score: 1 or 0 with `--mates`, else
@@ -36,7 +37,7 @@ pub use train::*;
 use crate::brain::types::RuleSet;
 use crate::cli::{num, parse_rule, value};
 
-const USAGE: &str = "usage: pbrain-sente tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] [--window R] RECORDS...";
+const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] [--window R] RECORDS...";
 
 /// The command line's settings.
 #[derive(Clone, Debug)]
@@ -135,7 +136,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
     Ok(a)
 }
 
-/// `pbrain-sente tune net …`; returns the exit status.
+/// `sente-lab tune net …`; returns the exit status.
 pub fn main_net(args: &[String]) -> i32 {
     let a = match parse(args) {
         Ok(a) => a,
@@ -144,11 +145,39 @@ pub fn main_net(args: &[String]) -> i32 {
             return 2;
         }
     };
-    println!("# pbrain-sente tune net {}", args.join(" "));
+    println!("# sente-lab tune net {}", args.join(" "));
     match run(&a) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("tune net: {e}");
+            1
+        }
+    }
+}
+
+/// `sente-lab net-random FILE [F H SEED]`: write random net weights
+/// (`eval::net::random`, 16 16 36 by default) to FILE: a placeholder for
+/// the embedded weights (`src/brain/eval/net/weights/`), or a file for
+/// tests of the loader. Returns the exit status.
+pub fn main_random(args: &[String]) -> i32 {
+    let Some(out) = args.first() else {
+        eprintln!("usage: sente-lab net-random FILE [F H SEED]");
+        return 2;
+    };
+    let num = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+    let (f, h, seed) = (num(1, 16) as usize, num(2, 16) as usize, num(3, 36));
+    let w = crate::brain::eval::net::random(f, h, seed);
+    if let Err(e) = w.check() {
+        eprintln!("net-random: {e}");
+        return 2;
+    }
+    match std::fs::write(out, w.to_bytes()) {
+        Ok(()) => {
+            println!("wrote {out}: random({f}, {h}, {seed})");
+            0
+        }
+        Err(e) => {
+            eprintln!("net-random: cannot write {out}: {e}");
             1
         }
     }
