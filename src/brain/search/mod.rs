@@ -502,15 +502,7 @@ impl Searcher {
         on_root: &mut dyn FnMut(RootEvent),
     ) -> SearchResult {
         let empty = board.cell_count().saturating_sub(board.stone_count());
-        let plan = req.plan;
-        self.adopt_table(false);
-        self.tt.new_search();
-        self.ord.new_search();
-        for h in self.helpers.iter_mut() {
-            h.ord.new_search();
-        }
-        let max_nodes = req.max_nodes.filter(|&n| n > 0).unwrap_or(u64::MAX);
-
+        self.new_search();
         if board.is_full() || empty == 0 {
             return SearchResult {
                 best: Pos::NONE,
@@ -521,19 +513,9 @@ impl Searcher {
                 ranked: vec![],
             };
         }
-
-        let mut budget = threat_budget(&plan, max_nodes);
-        if req.threat_percent < 100 {
-            let share = |n: u64| n / 100 * req.threat_percent;
-            budget.vcf = share(budget.vcf);
-            budget.vct = share(budget.vct);
-            budget.defend = share(budget.defend);
-        }
-        if !self.options.root_threats {
-            budget.vcf = 0;
-            budget.vct = 0;
-            budget.defend = 0;
-        }
+        let plan = req.plan;
+        let max_nodes = req.max_nodes.filter(|&n| n > 0).unwrap_or(u64::MAX);
+        let budget = self.budget_for(req, max_nodes);
         // The hard deadline is enforced by a timer thread raising the flag
         // every part of the search polls (the solver has only node budgets).
         let deadline = (!plan.unlimited && !plan.instant)
@@ -556,37 +538,11 @@ impl Searcher {
             },
         );
         let mut moves = Vec::new();
-        if let Some((best, score, pv)) = root_probe(
-            &mut tree,
-            &mut moves,
-            req.multipv.max(1),
-            budget,
-            stop,
-            &req.excluded,
-        ) {
+        let excluded = &req.excluded;
+        let multipv = req.multipv.max(1);
+        if let Some(found) = root_probe(&mut tree, &mut moves, multipv, budget, stop, excluded) {
             let nodes = tree.nodes + tree.vcf_nodes;
-            let info = SearchInfo {
-                depth: 1,
-                score,
-                nodes,
-                elapsed: req.start.elapsed(),
-                pv: pv.clone(),
-            };
-            on_info(&info);
-            self.stats = SearchStats {
-                nodes,
-                depth: 1,
-                elapsed: info.elapsed,
-                ..SearchStats::default()
-            };
-            return SearchResult {
-                best,
-                score,
-                pv,
-                depth: 1,
-                nodes,
-                ranked: vec![(best, score)],
-            };
+            return self.probed(found, nodes, req, on_info);
         }
         let deepening = Deepening {
             req,
@@ -596,9 +552,93 @@ impl Searcher {
             helpers_live: &self.helpers_live,
         };
         let out = deepening.run(&mut tree, &moves, on_info, on_root);
-        let seldepth = tree.seldepth;
-        let (tt_probes, tt_hits, cutoffs) = (tree.tt_probes, tree.tt_hits, tree.cutoffs);
+        let stats = SearchStats {
+            nodes: out.nodes,
+            depth: out.depth,
+            seldepth: tree.seldepth,
+            tt_probes: tree.tt_probes,
+            tt_hits: tree.tt_hits,
+            cutoffs: tree.cutoffs,
+            elapsed: Duration::ZERO,
+        };
         drop(tree);
+        self.deepened(board, req, out, stats, on_info)
+    }
+
+    /// A search's start: the table built in the background adopted if
+    /// ready, a new generation, the killers forgotten and history faded
+    /// (the helpers' too).
+    fn new_search(&mut self) {
+        self.adopt_table(false);
+        self.tt.new_search();
+        self.ord.new_search();
+        for h in self.helpers.iter_mut() {
+            h.ord.new_search();
+        }
+    }
+
+    /// The threat solver's budgets for `req`: by its plan and node limit,
+    /// its share (a strength level's), none with the root threats off.
+    fn budget_for(&self, req: &SearchRequest, max_nodes: u64) -> ThreatBudget {
+        let mut budget = threat_budget(&req.plan, max_nodes);
+        if req.threat_percent < 100 {
+            let share = |n: u64| n / 100 * req.threat_percent;
+            budget.vcf = share(budget.vcf);
+            budget.vct = share(budget.vct);
+            budget.defend = share(budget.defend);
+        }
+        if !self.options.root_threats {
+            budget.vcf = 0;
+            budget.vct = 0;
+            budget.defend = 0;
+        }
+        budget
+    }
+
+    /// The result of a search the root probe settled: `(best, score, pv)`
+    /// after `nodes` (the solver's), reported as a depth-1 iteration.
+    fn probed(
+        &mut self,
+        (best, score, pv): (Pos, Score, Vec<Pos>),
+        nodes: u64,
+        req: &SearchRequest,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let info = SearchInfo {
+            depth: 1,
+            score,
+            nodes,
+            elapsed: req.start.elapsed(),
+            pv: pv.clone(),
+        };
+        on_info(&info);
+        self.stats = SearchStats {
+            nodes,
+            depth: 1,
+            elapsed: info.elapsed,
+            ..SearchStats::default()
+        };
+        SearchResult {
+            best,
+            score,
+            pv,
+            depth: 1,
+            nodes,
+            ranked: vec![(best, score)],
+        }
+    }
+
+    /// The result of iterative deepening: the best move's PV completed from
+    /// the table (and reported again if that changed it), the ranked moves,
+    /// and the statistics (`stats`, its time taken now).
+    fn deepened(
+        &mut self,
+        board: &mut Board,
+        req: &SearchRequest,
+        out: deepening::Deepened,
+        stats: SearchStats,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         let mut best = out.completed[0].clone();
         complete_pv(&self.tt, board, &mut best.pv);
         if out.depth > 0 && best.pv != out.shown_pv {
@@ -617,13 +657,8 @@ impl Searcher {
             .map(|r| (r.mv, r.score))
             .collect();
         self.stats = SearchStats {
-            nodes: out.nodes,
-            depth: out.depth,
-            seldepth,
-            tt_probes,
-            tt_hits,
-            cutoffs,
             elapsed: req.start.elapsed(),
+            ..stats
         };
         SearchResult {
             best: best.mv,
