@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::alphabeta::Tree;
 use super::iteration::{adopt_beater, aspiration, RootMove};
 use super::ordering::MAX_PLY;
+use super::request::{RootEvent, SearchInfo, SearchRequest};
 use super::smp::{HelperJob, HelperState};
 use super::tt::{Bound, Tt};
-use super::{RootEvent, SearchInfo, SearchRequest};
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::{is_mate_score, Score, MATE, ONE_PLY};
 

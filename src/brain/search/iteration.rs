@@ -10,8 +10,8 @@
 use super::alphabeta::Tree;
 use super::ordering;
 use super::params;
+use super::request::{RootEvent, RootEventKind};
 use super::selectivity;
-use super::{RootEvent, RootEventKind};
 use crate::brain::game::Pos;
 use crate::brain::types::{is_mate_score, Depth, Score, INFINITE, ONE_PLY};
 

@@ -10,7 +10,9 @@ use std::sync::atomic::AtomicBool;
 
 use super::alphabeta::Tree;
 use super::movegen::Gen;
-use super::{params, threat, time};
+use super::params;
+use super::threat;
+use super::time;
 use crate::brain::game::rules::{fallback_move, is_legal};
 use crate::brain::game::Pos;
 use crate::brain::types::{mate_in, mated_in, Score};

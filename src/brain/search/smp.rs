@@ -27,11 +27,12 @@ use super::alphabeta::{Tree, TreeLimits};
 use super::evalcache::EvalCache;
 use super::iteration::{aspiration, RootMove};
 use super::ordering::MoveOrder;
+use super::params;
 use super::params::MAX_THREADS;
 use super::position::Position;
 use super::threat::ThreatSolver;
+use super::time;
 use super::tt::Tt;
-use super::{params, time};
 
 /// What a helper thread keeps across searches: its own move ordering and a
 /// threat solver (the tree needs one; helpers never run root threats).
