@@ -19,8 +19,12 @@
 //! side, drawn per game, plays with the other evaluation (classical against
 //! the net, or the net against classical), for data beyond the net's own
 //! play (header `mix=P`).
+//!
+//! `pbrain-sente datagen relabel …` (`relabel`) searches the positions of
+//! stored games again, deeper, and writes them with the deep scores.
 
 pub mod record;
+pub mod relabel;
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -459,14 +463,21 @@ pub fn run(
 /// The header's note of what the games were played with: `eval=classic`,
 /// `eval=net net=embedded` or `eval=net net=<the file's fnv1a64>`.
 fn eval_text(cfg: &Config) -> String {
-    let eval = match (cfg.eval.uses_net(cfg.rules.rule), &cfg.net) {
-        (true, None) => "eval=net net=embedded".into(),
-        (true, Some((_, h))) => format!("eval=net net={h:016x}"),
-        (false, _) => "eval=classic".into(),
-    };
+    let eval = eval_note(cfg.eval, cfg.rules.rule, cfg.net.as_ref().map(|n| n.1));
     match cfg.mix {
         0 => eval,
         m => format!("{eval} mix={m}"),
+    }
+}
+
+/// `eval=classic`, `eval=net net=embedded` or `eval=net net=<fnv1a64>`:
+/// what searches with `eval` under `rule` evaluate with (`net`: the hash
+/// of a `--net` file).
+fn eval_note(eval: EvalKind, rule: crate::brain::types::Rule, net: Option<u64>) -> String {
+    match (eval.uses_net(rule), net) {
+        (true, None) => "eval=net net=embedded".into(),
+        (true, Some(h)) => format!("eval=net net={h:016x}"),
+        (false, _) => "eval=classic".into(),
     }
 }
 
@@ -480,10 +491,14 @@ fn parse_shard(v: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
-const USAGE: &str = "usage: sente-lab datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--net FILE] [--mix PERCENT] [--quiet]";
+const USAGE: &str = "usage: sente-lab datagen [--rule R] [--size N] [--nodes N] [--games G] [--seed S] [--shard K/N] [--out FILE] [--random-plies P] [--openings FILE] [--max-plies M] [--eval classic|net] [--net FILE] [--mix PERCENT] [--quiet]
+       sente-lab datagen relabel --in FILE... --out FILE [--nodes N] [--shard K/N] … (deep labels for stored games: datagen relabel --help)";
 
 /// `sente-lab datagen …`; returns the process exit status.
 pub fn main_datagen(args: &[String]) -> i32 {
+    if args.first().map(String::as_str) == Some("relabel") {
+        return relabel::main_relabel(&args[1..]);
+    }
     let mut cfg = Config::default();
     let mut out_path: Option<String> = None;
     let mut openings_path: Option<String> = None;
