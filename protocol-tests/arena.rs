@@ -170,6 +170,40 @@ fn game_time_runs_out() {
     assert!(line.contains(" moves 6 "), "{line}");
 }
 
+/// A league's clock scaled down: the JSON reports each engine's clock
+/// left at every game's end and its time by move number, and the summary
+/// says the same; without a game clock there is no clock key.
+#[test]
+fn league_clocks_report_where_the_time_went() {
+    let dir = temp_dir("league");
+    let openings = openings_file(&dir);
+    let r = arena(
+        ArenaArgs::new(fake("random"), fake("slow:20"))
+            .openings(&openings)
+            .games(2)
+            .league("fastgame", 40),
+    );
+    assert_eq!(json_int(&r.json, "match_ms"), 3_000, "{}", r.json);
+    let clock = &r.json[r.json.find("\"clock\"").expect("a clock key")..];
+    let engine2 = &clock[clock.find("\"engine2\"").unwrap()..];
+    let left = engine2.split("\"left_ms\": [").nth(1).unwrap();
+    let left: Vec<u64> = left[..left.find(']').unwrap()]
+        .split(", ")
+        .map(|v| v.parse().unwrap())
+        .collect();
+    // Two games, each leaving the slow engine less than its 3 s (20 ms a move).
+    assert_eq!(left.len(), 2, "{clock}");
+    assert!(left.iter().all(|&l| l < 3_000 && l > 1_000), "{left:?}");
+    assert!(engine2.contains("\"moves\": \"1-10\""), "{clock}");
+    assert!(r.stdout.contains("clock left at the end"), "{}", r.stdout);
+    let plain = arena(
+        ArenaArgs::new(fake("random"), fake("random"))
+            .openings(&openings)
+            .games(1),
+    );
+    assert!(!plain.json.contains("clock"), "{}", plain.json);
+}
+
 #[test]
 fn shell_engine_with_children_is_suspended_and_killed() {
     // A sh engine that starts a child and then never answers a move: the

@@ -17,6 +17,8 @@ pub struct ArenaArgs {
     engine2: String,
     openings: String,
     turn_ms: u64,
+    /// A league's clock and its scale, in place of `--turn`.
+    league: Option<(String, u64)>,
     more: Vec<String>,
 }
 
@@ -28,6 +30,7 @@ impl ArenaArgs {
             engine2: engine2.into(),
             openings: "none".into(),
             turn_ms: 1000,
+            league: None,
             more: Vec::new(),
         }
     }
@@ -41,6 +44,13 @@ impl ArenaArgs {
     /// Time per move, ms.
     pub fn turn(mut self, ms: u64) -> Self {
         self.turn_ms = ms;
+        self
+    }
+
+    /// A Gomocup league's clock divided by `scale` (`--league`,
+    /// `--clock-scale`) instead of `--turn`.
+    pub fn league(mut self, name: &str, scale: u64) -> Self {
+        self.league = Some((name.into(), scale));
         self
     }
 
@@ -90,9 +100,16 @@ impl ArenaArgs {
             self.engine2.clone(),
             "--openings".into(),
             self.openings.clone(),
-            "--turn".into(),
-            self.turn_ms.to_string(),
         ];
+        match &self.league {
+            Some((name, scale)) => v.extend([
+                "--league".into(),
+                name.clone(),
+                "--clock-scale".into(),
+                scale.to_string(),
+            ]),
+            None => v.extend(["--turn".into(), self.turn_ms.to_string()]),
+        }
         v.extend(self.more.iter().cloned());
         v
     }

@@ -16,6 +16,7 @@
 
 use std::fmt::Write as _;
 
+use super::clock::{ClockUse, BUCKETS};
 use super::json::{self, quote};
 use super::ratings::FitConfig;
 use super::referee::Termination;
@@ -326,6 +327,44 @@ fn ratings_svg(names: &[String], elo: &[f64], e95: &[f64], order: &[usize]) -> S
     s
 }
 
+/// Where each engine's time went under the game clock: the clock left at
+/// the games' ends (minimum, quartiles, maximum) and the mean time a move
+/// by its own move number.
+fn clock_table(h: &mut String, table: &Table, match_ms: u64, order: &[usize]) {
+    let _ = write!(
+        h,
+        "<h2>Clock</h2><div class=\"scroll\"><table><thead><tr><th>engine</th>\
+         <th colspan=\"5\">clock left at the end, s (of {:.1}): min, quartiles, max</th>",
+        match_ms as f64 / 1000.0
+    );
+    for b in 0..BUCKETS {
+        let _ = write!(h, "<th>ms a move, moves {}</th>", ClockUse::bucket_label(b));
+    }
+    h.push_str("</tr></thead><tbody>");
+    for &i in order {
+        let c = table.engine_clock(i, match_ms);
+        let _ = write!(h, "<tr><td class=\"name\">{}</td>", esc(&table.names[i]));
+        match c.left_quartiles() {
+            Some(q) => {
+                for v in q {
+                    let _ = write!(h, "<td>{:.1}</td>", v as f64 / 1000.0);
+                }
+            }
+            None => h.push_str("<td colspan=\"5\">–</td>"),
+        }
+        for m in c.mean_by_move() {
+            match m {
+                Some(m) => {
+                    let _ = write!(h, "<td>{m:.0}</td>");
+                }
+                None => h.push_str("<td>–</td>"),
+            }
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table></div>\n");
+}
+
 /// The whole page.
 pub fn report(table: &Table, settings: &Settings, shard: Option<Shard>, fit: &FitConfig) -> String {
     let names = &table.names;
@@ -566,6 +605,9 @@ pub fn report(table: &Table, settings: &Settings, shard: Option<Shard>, fit: &Fi
         );
     }
     h.push_str("</tbody></table></div>\n");
+    if settings.match_ms > 0 {
+        clock_table(&mut h, table, settings.match_ms, &order);
+    }
 
     // Viewer.
     h.push_str(

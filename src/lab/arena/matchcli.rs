@@ -22,6 +22,9 @@ usage: sente-arena --engine1 CMD --engine2 CMD [options]
   --size N | WxH    board size [15]
   --turn MS         time per move, 0 = none [1000]
   --match MS        time per game, 0 = unlimited [0]
+  --league L        a Gomocup league's clock: fastgame (5 s a move, 120 s a game),
+                    lower (30 s / 180 s) or final (300 s / 1,000 s), 350 MB
+  --clock-scale N   divide the league's turn and game clock by N [1]
   --tolerance MS    extra time before an overtime loss [1000]
   --memory BYTES    memory limit (suffix K, M, G allowed), 0 = none [350M]
   --openings FILE   opening suite; 'none' = empty board [shared/openings suite for rule and size]
@@ -119,6 +122,9 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
     let mut compare: Option<(String, String)> = None;
     let mut compare_name: Option<String> = None;
     let mut fake_x: Option<f64> = None;
+    let mut league: Option<super::clock::League> = None;
+    let mut clock_scale: u64 = 1;
+    let mut timed_by_hand = false;
 
     let mut it = args.iter();
     while let Some(opt) = it.next() {
@@ -131,8 +137,16 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
             "--name2" => names[1] = Some(val()?),
             "--rule" => game.rules = parse_rule(&val()?)?,
             "--size" => (game.width, game.height) = parse_size(&val()?)?,
-            "--turn" => game.turn_ms = num(opt, &val()?)?,
-            "--match" => game.match_ms = num(opt, &val()?)?,
+            "--turn" => {
+                game.turn_ms = num(opt, &val()?)?;
+                timed_by_hand = true;
+            }
+            "--match" => {
+                game.match_ms = num(opt, &val()?)?;
+                timed_by_hand = true;
+            }
+            "--league" => league = Some(super::clock::League::parse(&val()?)?),
+            "--clock-scale" => clock_scale = num(opt, &val()?)?,
             "--tolerance" => game.tolerance_ms = num(opt, &val()?)?,
             "--memory" => game.memory = parse_bytes(&val()?)?,
             "--openings" => openings_arg = Some(val()?),
@@ -172,6 +186,19 @@ pub fn parse(args: &[String]) -> Result<Mode, String> {
         }
     }
 
+    if clock_scale == 0 {
+        return Err("--clock-scale must be at least 1".into());
+    }
+    match league {
+        Some(_) if timed_by_hand => {
+            return Err(
+                "--league sets the turn and the game clock: no --turn or --match with it".into(),
+            )
+        }
+        Some(l) => l.apply(&mut game, clock_scale),
+        None if clock_scale != 1 => return Err("--clock-scale goes with --league".into()),
+        None => {}
+    }
     if let Some((base, new)) = compare {
         return Ok(Mode::Compare {
             base,
@@ -275,6 +302,34 @@ mod tests {
     use crate::brain::types::Rule;
 
     use crate::cli::test_args as args;
+
+    /// `--league` sets the turn, the game clock and the memory, scaled by
+    /// `--clock-scale`; it refuses a hand-set turn or clock, and the scale
+    /// goes only with a league.
+    #[test]
+    fn leagues_set_the_clock() {
+        let base = "--engine1 a --engine2 b --openings none";
+        let Ok(Mode::Match(m)) = parse(&args(&format!("{base} --league fastgame --clock-scale 4")))
+        else {
+            panic!()
+        };
+        assert_eq!((m.game.turn_ms, m.game.match_ms), (1_250, 30_000));
+        assert_eq!(m.game.memory, 350 << 20);
+        let Ok(Mode::Match(m)) = parse(&args(&format!("{base} --league lower --clock-scale 10")))
+        else {
+            panic!()
+        };
+        assert_eq!((m.game.turn_ms, m.game.match_ms), (3_000, 18_000));
+        for bad in [
+            "--league fastgame --turn 100",
+            "--match 100 --league final",
+            "--clock-scale 4",
+            "--league final --clock-scale 0",
+            "--league blitz",
+        ] {
+            assert!(parse(&args(&format!("{base} {bad}"))).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn parses_the_contract() {

@@ -6,6 +6,7 @@
 //! - `engine`: one engine process: pipes, reader thread, timeouts, suspension
 //! - `memory`: memory of an engine and its children from /proc
 //! - `game`: one game between two engines
+//! - `clock`: the Gomocup leagues' clocks, and where an engine's time went
 //! - `openings`: opening files and the pair schedule
 //! - `pool`: worker threads playing games handed out one at a time
 //! - `runner`: a whole match on N threads, SPRT stop
@@ -25,6 +26,7 @@
 //! - `json`: a small JSON reader for the merge
 //! - `sprtcli`: a played result re-scored (`sente-arena sprt`)
 
+pub mod clock;
 pub mod compare;
 pub mod engine;
 pub mod fake;

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::clock::ClockUse;
 use super::game::GameOutcome;
 use super::referee::Termination;
 use super::stats::{Sprt, SprtState, Tally};
@@ -137,6 +138,9 @@ pub struct EngineTotals {
     pub peak_memory: [u64; 2],
     /// Longest single move, as the referee timed it (request sent to answer read).
     pub longest_move_ms: [u64; 2],
+    /// The game clock (ms, 0: none) and where each engine's time went.
+    pub match_ms: u64,
+    pub clock: [ClockUse; 2],
 }
 
 impl EngineTotals {
@@ -149,6 +153,7 @@ impl EngineTotals {
                 1
             };
             self.time_ms[engine] += o.time_ms[colour.index()];
+            self.clock[engine].add(o, colour, self.match_ms);
             self.peak_memory[engine] = self.peak_memory[engine].max(o.memory[colour.index()]);
             // Stone k (0-based) is Black's when k is even.
             let own =
@@ -175,6 +180,9 @@ impl EngineTotals {
                 self.longest_move_ms[i],
                 self.peak_memory[i] as f64 / 1048576.0
             );
+            if self.match_ms > 0 {
+                s.push_str(&self.clock[i].line(name));
+            }
         }
         s
     }
@@ -208,8 +216,10 @@ fn json_number(v: f64) -> String {
     }
 }
 
-/// The `--json` object; wins and score are engine 1's.
-pub fn json(t: &Tally, terms: &Terminations) -> String {
+/// The `--json` object; wins and score are engine 1's. Under a game clock
+/// (`totals.match_ms` > 0) a `clock` key follows: per engine, the clock left
+/// at each game's end and the time by move number (`ClockUse::json`).
+pub fn json(t: &Tally, terms: &Terminations, totals: &EngineTotals) -> String {
     let mut s = format!(
         "{{\"games\": {}, \"wins1\": {}, \"wins2\": {}, \"draws\": {}, \"score1\": {}, \"elo\": {}, \"elo_95\": {}, \"terminations\": {{",
         t.games(),
@@ -225,7 +235,17 @@ pub fn json(t: &Tally, terms: &Terminations) -> String {
         .map(|&x| format!("\"{}\": {}", x.name(), terms.get(x)))
         .collect();
     s.push_str(&parts.join(", "));
-    s.push_str("}}\n");
+    s.push('}');
+    if totals.match_ms > 0 {
+        let _ = write!(
+            s,
+            ", \"clock\": {{\"match_ms\": {}, \"engine1\": {}, \"engine2\": {}}}",
+            totals.match_ms,
+            totals.clock[0].json(),
+            totals.clock[1].json()
+        );
+    }
+    s.push_str("}\n");
     s
 }
 
@@ -368,7 +388,8 @@ mod tests {
         let mut terms = Terminations::default();
         terms.add(Termination::Five);
         terms.add(Termination::Timeout);
-        let j = json(&t, &terms);
+        let j = json(&t, &terms, &EngineTotals::default());
+        assert!(!j.contains("clock"), "no clock key without a game clock");
         assert!(j.starts_with(
             "{\"games\": 4, \"wins1\": 3, \"wins2\": 0, \"draws\": 1, \"score1\": 0.8750"
         ));

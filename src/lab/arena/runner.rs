@@ -119,7 +119,10 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
 
     let mut tally = Tally::default();
     let mut terms = Terminations::default();
-    let mut totals = EngineTotals::default();
+    let mut totals = EngineTotals {
+        match_ms: cfg.game.match_ms,
+        ..EngineTotals::default()
+    };
     let mut reports: Vec<GameReport> = Vec::new();
     let mut half_pairs: HashMap<usize, f64> = HashMap::new();
     let mut decision = cfg.sprt.map(|_| SprtState::Continue);
@@ -176,7 +179,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         report::summary(names, &tally, &terms, &totals, sprt_line)
     );
     if let Some(path) = &cfg.json {
-        fs::write(path, report::json(&tally, &terms))
+        fs::write(path, report::json(&tally, &terms, &totals))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     reports.sort_by_key(|r| r.game);
