@@ -412,6 +412,12 @@ impl TimePlan {
 mod tests {
     use super::*;
 
+    /// A tuning build's tests share one set of parameter values: these
+    /// read them, and take turns with the tests that set them.
+    fn lock() -> std::sync::MutexGuard<'static, ()> {
+        crate::brain::search::tunable::test_lock()
+    }
+
     fn limits(turn: Option<u64>, matchm: Option<u64>, left: Option<i64>) -> Limits {
         Limits {
             turn_ms: turn,
@@ -458,6 +464,7 @@ mod tests {
     /// the same cap of a third of what is left.
     #[test]
     fn an_increment_adds_to_each_move() {
+        let _turn = lock();
         let base = limits(None, Some(60_000), Some(60_000));
         let with = Limits {
             increment_ms: Some(2_000),
@@ -480,6 +487,7 @@ mod tests {
 
     #[test]
     fn turn_limit_keeps_a_margin() {
+        let _turn = lock();
         for turn in [50u64, 100, 1_000, 5_000, 30_000] {
             for p in both(&limits(Some(turn), None, None), 200) {
                 assert!(p.hard_ms + 40 <= turn, "{turn}: {p:?}");
@@ -497,6 +505,7 @@ mod tests {
 
     #[test]
     fn zero_turn_answers_at_once() {
+        let _turn = lock();
         for p in both(&limits(Some(0), Some(100_000), Some(50_000)), 200) {
             assert!(p.instant);
             assert!(p.stop_iterating(0, &took(0)));
@@ -505,6 +514,7 @@ mod tests {
 
     #[test]
     fn game_clock_bounds_every_move() {
+        let _turn = lock();
         for adaptive in [false, true] {
             let plan = |l: &Limits, empty| plan_with(l, empty, 225 - empty, adaptive);
             // 30 s turns but only 2 s left in the game.
@@ -531,6 +541,7 @@ mod tests {
     /// The hard limit is the same whether the plan is adaptive or not.
     #[test]
     fn the_hard_limit_does_not_depend_on_the_mode() {
+        let _turn = lock();
         for (turn, matchm, left) in [
             (Some(5_000), Some(120_000), Some(120_000)),
             (Some(5_000), Some(120_000), Some(9_000)),
@@ -549,6 +560,7 @@ mod tests {
 
     #[test]
     fn unlimited_clock_uses_the_turn() {
+        let _turn = lock();
         for adaptive in [false, true] {
             let p = plan_with(
                 &limits(Some(1_000), Some(0), Some(UNLIMITED_LEFT)),
@@ -564,6 +576,7 @@ mod tests {
 
     #[test]
     fn a_turn_limit_alone_is_used_to_the_hard_limit() {
+        let _turn = lock();
         for p in both(&limits(Some(500), None, None), 200) {
             assert_eq!((p.soft_ms, p.hard_ms), (450, 450));
             // 200 ms used, the last iteration took 100: one more fits.
@@ -585,6 +598,7 @@ mod tests {
 
     #[test]
     fn match_time_without_time_left_is_used() {
+        let _turn = lock();
         for p in both(&limits(None, Some(60_000), None), 200) {
             assert!(!p.unlimited);
             assert!(p.hard_ms <= 20_000 && p.soft_ms < p.hard_ms, "{p:?}");
@@ -593,6 +607,7 @@ mod tests {
 
     #[test]
     fn depth_or_node_limits_alone_are_untimed() {
+        let _turn = lock();
         let mut l = limits(None, None, None);
         l.max_depth = Some(4);
         for p in both(&l, 200) {
@@ -608,6 +623,7 @@ mod tests {
 
     #[test]
     fn fewer_empty_cells_mean_more_time_per_move() {
+        let _turn = lock();
         let early = plan(&limits(None, Some(100_000), Some(100_000)), 220);
         let late = plan(&limits(None, Some(100_000), Some(100_000)), 30);
         assert!(late.soft_ms > early.soft_ms);
@@ -618,6 +634,7 @@ mod tests {
     /// as long as the last must fit.
     #[test]
     fn the_static_plan_ignores_the_search() {
+        let _turn = lock();
         let p = plan(&clock_bound(), 200);
         assert!(!p.adaptive && p.phase_pct == 100);
         let mut moving = SearchProgress::default();
@@ -639,6 +656,7 @@ mod tests {
 
     #[test]
     fn progress_counts_stability_changes_and_scores() {
+        let _turn = lock();
         let mut p = SearchProgress::default();
         p.record(Pos(1), 10, 1);
         assert_eq!(
@@ -668,6 +686,7 @@ mod tests {
     /// that keeps changing.
     #[test]
     fn a_stable_best_move_stops_earlier_than_an_unstable_one() {
+        let _turn = lock();
         let p = plan_with(&clock_bound(), 200, 25, true);
         assert!(p.adaptive && p.soft_ms < p.hard_ms, "{p:?}");
         let stable = steady(20, 1);
@@ -694,6 +713,7 @@ mod tests {
     /// A score that just fell searches on longer; one that rose does not.
     #[test]
     fn a_falling_score_stops_later() {
+        let _turn = lock();
         let p = plan_with(&clock_bound(), 200, 25, true);
         let run = |scores: &[Score]| {
             let mut pr = SearchProgress::default();
@@ -724,6 +744,7 @@ mod tests {
     /// both sides, never below its floor.
     #[test]
     fn the_phase_curve_peaks_in_the_middlegame() {
+        let _turn = lock();
         let peak = params::TIME_PHASE_PEAK_STONES() as usize;
         let curve: Vec<u64> = (0..=225).map(phase_pct).collect();
         assert_eq!(curve[peak], params::TIME_PHASE_PEAK_PCT());
@@ -742,6 +763,7 @@ mod tests {
     /// bounds and never passes the hard limit.
     #[test]
     fn the_scaled_soft_limit_never_passes_the_hard_one() {
+        let _turn = lock();
         for l in [
             clock_bound(),
             limits(Some(5_000), Some(120_000), Some(7_000)),
@@ -772,6 +794,7 @@ mod tests {
     /// iteration that would not end before the hard limit is not started.
     #[test]
     fn the_next_iteration_must_fit_by_the_branching_estimate() {
+        let _turn = lock();
         let p = plan_with(&clock_bound(), 200, 25, true);
         let mut pr = steady(6, 10);
         pr.record(Pos(7), 50, 30);
@@ -803,6 +826,7 @@ mod tests {
     /// as a turn limit alone is; a tight one keeps the clock's soft limit.
     #[test]
     fn an_ample_clock_uses_the_turn() {
+        let _turn = lock();
         // 1.8 s turns (after the margin), 95 s usable, 30 moves to go: the
         // turn for every move to go and half as many more fits, but half the
         // clock's share (1.58 s) is below the turn.
@@ -820,5 +844,21 @@ mod tests {
             true,
         );
         assert!(tight.soft_ms < tight.hard_ms, "{tight:?}");
+    }
+
+    /// `TIME_ADAPTIVE` chooses the plan `plan` makes (a tuning build sets
+    /// it): 0 the static one, 1 the adaptive one, with the same hard limit.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn the_switch_chooses_the_plan() {
+        let _turn = lock();
+        assert_eq!(params::TIME_ADAPTIVE(), 0);
+        let l = clock_bound();
+        assert_eq!(super::plan(&l, 200, 25), plan_with(&l, 200, 25, false));
+        params::set("TIME_ADAPTIVE", 1.0).unwrap();
+        let on = super::plan(&l, 200, 25);
+        params::set("TIME_ADAPTIVE", 0.0).unwrap();
+        assert_eq!(on, plan_with(&l, 200, 25, true));
+        assert!(on.adaptive && on.hard_ms == super::plan(&l, 200, 25).hard_ms);
     }
 }
