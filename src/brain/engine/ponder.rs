@@ -309,8 +309,8 @@ impl Ponder {
     /// A hit: let the search go on under this move's `plan`, whose clock
     /// starts at `turn_start` (when the move arrived), and return the
     /// searcher and the result. As in a normal search, the first iteration
-    /// after which the plan says to stop iterating (past the soft limit, or
-    /// no time left for another as long) stops it, and the hard limit or
+    /// after which the plan says to stop iterating (`TimePlan::stop_iterating`,
+    /// on the ponder search's iterations) stops it, and the hard limit or
     /// `turn_stop` (YXSTOP) stops it at once; the head start from pondering
     /// makes it deeper. It answers at once when the ponder search has ended
     /// by itself (proven result, depth or node limit), or when it has

@@ -1,10 +1,10 @@
 //! Iterative deepening over the root moves: one aspiration-window
 //! iteration per depth (`iteration`), Lazy SMP helpers searching beside the
 //! main thread, the time plan deciding after each iteration whether to go
-//! on, a stopped iteration's beater adopted, and the PV completed. It
-//! starts at the request's `start_depth` (INFO start_depth) and goes no
-//! deeper than the moves left before the board or the move limit ends the
-//! game.
+//! on (from what the iterations have shown: `time::SearchProgress`), a
+//! stopped iteration's beater adopted, and the PV completed. It starts at
+//! the request's `start_depth` (INFO start_depth) and goes no deeper than
+//! the moves left before the board or the move limit ends the game.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -45,8 +45,9 @@
 //! spends at most `1 / MAX_SPEND_DIVISOR` of what is left and
 //! `HARD_PER_MOVE_FACTOR` shares, because managers measure from when they
 //! sent the command and the machine may be busy (GomocupJudge kills a brain
-//! one second after its time is up). A watchdog thread (`search::watchdog`) raises the stop flag at the
-//! hard limit, so no part of the search can overrun on a busy machine.
+//! one second after its time is up). A watchdog thread (`search::watchdog`)
+//! raises the stop flag at the hard limit, so no part of the search can
+//! overrun on a busy machine.
 //! `timeout_turn 0` answers at once; `max_depth` and `max_node` are honoured,
 //! and with no time control at all a turn of `DEFAULT_TURN_MS` is assumed
 //! (soft limit: its hard limit over `DEFAULT_SOFT_DIVISOR`). Every value
@@ -100,7 +101,8 @@ pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
 /// Per-move plan in milliseconds from `Limits::start`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimePlan {
-    /// Do not start a new iteration once this much time is used.
+    /// Do not start a new iteration once this much time is used (adaptive:
+    /// before it is scaled by `soft_limit_now`).
     pub soft_ms: u64,
     /// Abort the search at this point.
     pub hard_ms: u64,
