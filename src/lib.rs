@@ -32,7 +32,9 @@
 //!   renju forbidden points; at the root Sente plays its own VCF/VCT at once
 //!   and, facing the opponent's VCF, keeps only moves that defuse it.
 //! - **Time** (`search::time`, `search::watchdog`): a soft and a hard limit per
-//!   move from the manager's limits, with safety margins. The engine makes
+//!   move from the manager's limits, with safety margins; with
+//!   `TIME_ADAPTIVE` the soft limit follows the search (best-move stability
+//!   and changes, a falling score, the game's phase). The engine makes
 //!   each move's plan (the only caller of `time::plan`, for normal searches
 //!   and ponder hits alike); the search keeps to it, and a watchdog thread
 //!   raises the stop flag at the hard limit.

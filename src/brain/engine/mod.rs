@@ -437,7 +437,7 @@ impl Engine {
     /// only place a plan is made, for a search and a ponder hit alike.
     fn plan(board: &Board, limits: &Limits) -> TimePlan {
         let empty = board.cell_count().saturating_sub(board.stone_count());
-        time::plan(limits, empty)
+        time::plan(limits, empty, board.stone_count())
     }
 
     /// The search request for `limits` on `board`, under its plan and the

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::brain::game::rules::{finished, is_legal};
 use crate::brain::game::{Board, Pos};
-use crate::brain::search::time::TimePlan;
+use crate::brain::search::time::{SearchProgress, TimePlan};
 use crate::brain::search::{SearchInfo, SearchRequest, SearchResult, Searcher};
 
 /// Depth cap of a ponder search when the manager set none: deeper than any
@@ -108,6 +108,9 @@ struct Progress {
     /// The last completed iteration of the search after the predicted reply
     /// (elapsed counts from that search's start).
     last: Option<SearchInfo>,
+    /// What the time plan reads of the completed iterations (iteration
+    /// times from the differences of their `elapsed`).
+    search: SearchProgress,
     /// Set on a hit: the move's clock start and time plan; stop after the
     /// first iteration after which the plan says to stop iterating.
     hit_plan: Option<(Instant, TimePlan)>,
@@ -205,13 +208,16 @@ impl Ponder {
                         info.nodes,
                         info.elapsed.as_millis()
                     );
+                    let last_iter = g
+                        .last
+                        .as_ref()
+                        .map_or(info.elapsed, |l| info.elapsed.saturating_sub(l.elapsed));
+                    let best = info.pv.first().copied().unwrap_or(Pos::NONE);
+                    g.search
+                        .record(best, info.score, last_iter.as_millis() as u64);
                     if let Some((turn_start, plan)) = g.hit_plan {
-                        let last_iter = g
-                            .last
-                            .as_ref()
-                            .map_or(info.elapsed, |l| info.elapsed.saturating_sub(l.elapsed));
                         let elapsed = turn_start.elapsed().as_millis() as u64;
-                        if plan.stop_iterating(elapsed, last_iter.as_millis() as u64) {
+                        if plan.stop_iterating(elapsed, &g.search) {
                             thread_stop.store(true, Ordering::Relaxed);
                         }
                     }
@@ -303,8 +309,8 @@ impl Ponder {
     /// A hit: let the search go on under this move's `plan`, whose clock
     /// starts at `turn_start` (when the move arrived), and return the
     /// searcher and the result. As in a normal search, the first iteration
-    /// after which the plan says to stop iterating (past the soft limit, or
-    /// no time left for another as long) stops it, and the hard limit or
+    /// after which the plan says to stop iterating (`TimePlan::stop_iterating`,
+    /// on the ponder search's iterations) stops it, and the hard limit or
     /// `turn_stop` (YXSTOP) stops it at once; the head start from pondering
     /// makes it deeper. It answers at once when the ponder search has ended
     /// by itself (proven result, depth or node limit), or when it has

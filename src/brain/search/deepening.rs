@@ -1,10 +1,10 @@
 //! Iterative deepening over the root moves: one aspiration-window
 //! iteration per depth (`iteration`), Lazy SMP helpers searching beside the
 //! main thread, the time plan deciding after each iteration whether to go
-//! on, a stopped iteration's beater adopted, and the PV completed. It
-//! starts at the request's `start_depth` (INFO start_depth) and goes no
-//! deeper than the moves left before the board or the move limit ends the
-//! game.
+//! on (from what the iterations have shown: `time::SearchProgress`), a
+//! stopped iteration's beater adopted, and the PV completed. It starts at
+//! the request's `start_depth` (INFO start_depth) and goes no deeper than
+//! the moves left before the board or the move limit ends the game.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -13,6 +13,7 @@ use super::iteration::{adopt_beater, aspiration, RootMove};
 use super::ordering::MAX_PLY;
 use super::request::{RootEvent, SearchInfo, SearchRequest};
 use super::smp::{HelperJob, HelperState};
+use super::time::SearchProgress;
 use super::tt::{Bound, Tt};
 use crate::brain::game::{Board, Pos};
 use crate::brain::types::{is_mate_score, Score, MATE, ONE_PLY};
@@ -116,6 +117,8 @@ impl Deepening<'_> {
                 }
             }
             let mut iter_start = tree.elapsed_ms();
+            // What the time plan reads of the completed iterations.
+            let mut progress = SearchProgress::default();
             for depth in first_depth..=max_depth {
                 tree.root_beater = None;
                 let prev = (depth > first_depth).then_some(best_score);
@@ -146,7 +149,8 @@ impl Deepening<'_> {
                 let elapsed = tree.elapsed_ms();
                 let last_iter = elapsed.saturating_sub(iter_start);
                 iter_start = elapsed;
-                if plan.instant || plan.stop_iterating(elapsed, last_iter) {
+                progress.record(best.mv, score, last_iter);
+                if plan.instant || plan.stop_iterating(elapsed, &progress) {
                     break;
                 }
                 // A proven result needs no deeper look (the PV reaches it).

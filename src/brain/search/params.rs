@@ -277,6 +277,66 @@ tunables! {
     /// No time control: the soft limit is the hard one divided by this.
     DEFAULT_SOFT_DIVISOR: u64 = 2;
 
+    // The adaptive time plan (issue 72; `time::TimePlan::soft_limit_now`).
+    // With a game clock that binds, the soft limit above is scaled after
+    // each completed iteration by four factors in percent, multiplied: the
+    // game's phase (a curve over the stones on the board), the best move's
+    // stability (shrinks once it has held long), a falling score (grows)
+    // and the best move's recent changes (grows); the product is kept
+    // within `TIME_SOFT_MIN_PCT`..`TIME_SOFT_MAX_PCT` of the plan's soft
+    // limit and never past the hard limit. The next iteration starts only
+    // if one as long as the last times the effective branching factor
+    // (`TIME_EBF_*`) still ends before the hard limit. A clock that is
+    // ample for the turn (the turn's hard limit times the remaining-move
+    // horizon within what is left) is used as a turn limit alone is. The
+    // hard limits and the watchdog are the same either way.
+
+    /// 1: the adaptive plan; 0: the static plan exactly (the soft limit as
+    /// planned, one more iteration as long as the last must fit, no
+    /// ample-clock mode). 0 until clock matches against the static plan
+    /// decide (issue 72 item 3; a tuning build's `--param TIME_ADAPTIVE=1`).
+    TIME_ADAPTIVE: i32 = 0;
+    /// Phase curve: percent of the soft limit at its peak ...
+    TIME_PHASE_PEAK_PCT: u64 = 130;
+    /// ... and far from it (the curve falls from the peak toward this) ...
+    TIME_PHASE_FLOOR_PCT: u64 = 70;
+    /// ... the peak's stone count (the middlegame) ...
+    TIME_PHASE_PEAK_STONES: u64 = 24;
+    /// ... and this many stones from the peak the curve is halfway down
+    /// (`floor + (peak - floor) * w² / (w² + d²)`).
+    TIME_PHASE_WIDTH_STONES: u64 = 20;
+    /// Stability: a best move held this many completed iterations or fewer
+    /// leaves the soft limit as it is ...
+    TIME_STABLE_FREE_ITERS: u32 = 4;
+    /// ... each further iteration it holds takes this many percent off ...
+    TIME_STABLE_STEP_PCT: u64 = 6;
+    /// ... down to this percent.
+    TIME_STABLE_MIN_PCT: u64 = 55;
+    /// Changes of the best move are counted over this many last iterations
+    /// (at most 32) ...
+    TIME_CHANGE_WINDOW: u32 = 4;
+    /// ... and each adds this many percent.
+    TIME_CHANGE_PCT: u64 = 25;
+    /// A score fallen below the previous iterations' (the mean of the last
+    /// two) adds this many percent per 100 points fallen ...
+    TIME_FALL_PCT_PER_100: u64 = 30;
+    /// ... at most this many.
+    TIME_FALL_MAX_PCT: u64 = 100;
+    /// The scaled soft limit is at least this percent of the plan's ...
+    TIME_SOFT_MIN_PCT: u64 = 25;
+    /// ... and at most this percent (and never past the hard limit).
+    TIME_SOFT_MAX_PCT: u64 = 300;
+    /// The next iteration is estimated to take the last one's time times the
+    /// last two iterations' ratio (effective branching), in percent, at
+    /// least this (100: as long as the last, the static rule) ...
+    TIME_EBF_MIN_PCT: u64 = 100;
+    /// ... and at most this.
+    TIME_EBF_MAX_PCT: u64 = 250;
+    /// Ample clock: the turn is used as a turn limit alone is used when its
+    /// hard limit times the moves to go times this percent is within the
+    /// usable clock.
+    TIME_AMPLE_HORIZON_PCT: u64 = 150;
+
     /// Root threats stop once `elapsed * ROOT_THREAT_TIME_SHARE >= hard limit`
     /// (the solver has only node budgets; it keeps a quarter of the clock).
     ROOT_THREAT_TIME_SHARE: u64 = 4;

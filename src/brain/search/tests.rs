@@ -15,7 +15,7 @@ fn depth_req(depth: u32) -> SearchRequest {
 /// A request under the time manager's plan for `limits` (as the engine
 /// makes it), on a board with about `empty` empty cells.
 fn timed_req(limits: Limits, empty: usize) -> SearchRequest {
-    let plan = time::plan(&limits, empty);
+    let plan = time::plan(&limits, empty, 225usize.saturating_sub(empty));
     SearchRequest::planned(plan, limits.start, limits.max_depth, limits.max_nodes)
 }
 
