@@ -39,7 +39,7 @@ use anyhow::{anyhow, bail, Context};
 
 use super::record::{read_file, GameRecord, FORMAT};
 use super::{eval_note, limits, parse_shard, player};
-use crate::brain::engine::legal::legal_choice;
+use crate::brain::engine::legal::{legal_choice, Chosen};
 use crate::brain::engine::{Engine, EvalKind};
 use crate::brain::eval::net::QuantNet;
 use crate::brain::game::rules::{finished, is_legal, is_win};
@@ -92,11 +92,30 @@ pub struct Totals {
 }
 
 /// Can the side to move make a five at once (a legal one, under renju)?
-fn five_to_make(board: &Board) -> bool {
+pub(crate) fn five_to_make(board: &Board) -> bool {
     let me = board.to_move();
     board
         .empty_cells()
         .any(|p| is_win(board, p, me) && is_legal(board, p))
+}
+
+/// A fresh single-thread search of `board` at `nodes` nodes by `engine`
+/// (built by `datagen`'s `player`): the table and the move-ordering
+/// history are cleared first, so the answer is a function of the
+/// position, the node count and the net alone. Its legal choice (score for
+/// the side to move), None when every cell is forbidden to Black; an error
+/// when the search panicked. Shared with `evalpanel label`.
+pub fn fresh_search(
+    engine: &mut Engine,
+    board: &Board,
+    nodes: u64,
+    stop: &Arc<AtomicBool>,
+) -> anyhow::Result<Option<Chosen>> {
+    engine.clear();
+    let r = engine
+        .search(board, &limits(nodes), stop, &mut |_| {})
+        .ok_or_else(|| anyhow!("the search panicked"))?;
+    Ok(legal_choice(board, &r))
 }
 
 /// Game `game` relabelled by `engine` at `nodes` nodes a position, and
@@ -118,16 +137,18 @@ pub fn relabel_game(
             t.kept += 1;
             return;
         }
-        engine.clear();
-        let Some(r) = engine.search(board, &limits(nodes), &stop, &mut |_| {}) else {
-            err = Some(anyhow!("move {}: the search panicked", i + 1));
-            return;
-        };
-        // None only when every cell is forbidden to Black, where the
-        // recorded game would have ended: keep such a position.
-        let Some(c) = legal_choice(board, &r) else {
-            t.kept += 1;
-            return;
+        let c = match fresh_search(engine, board, nodes, &stop) {
+            Ok(Some(c)) => c,
+            // Every cell forbidden to Black, where the recorded game
+            // would have ended: keep such a position.
+            Ok(None) => {
+                t.kept += 1;
+                return;
+            }
+            Err(e) => {
+                err = Some(e.context(format!("move {}", i + 1)));
+                return;
+            }
         };
         let best = board.xy(c.mv) == (m.x, m.y);
         out.moves[i].score = c.score;
