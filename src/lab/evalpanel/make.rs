@@ -78,7 +78,7 @@ fn shuffle<T>(v: &mut [T], rng: &mut SplitMix64) {
 }
 
 /// The panel drawn from `games` (each with its source's name and its
-/// 1-based index there) under `cfg`; games of other rules are passed over.
+/// line there) under `cfg`; games of other rules are passed over.
 pub fn draw(cfg: &Config, games: &[(String, usize, GameRecord)]) -> anyhow::Result<Vec<Entry>> {
     let (lo, hi) = cfg.plies;
     let mut rng = SplitMix64::new(cfg.seed);
@@ -206,8 +206,8 @@ pub fn main_make(args: &[String]) -> anyhow::Result<()> {
         let name = path
             .file_name()
             .map_or(f.clone(), |n| n.to_string_lossy().into_owned());
-        for (i, g) in read_records(path, cfg.rules, size)?.into_iter().enumerate() {
-            games.push((name.clone(), i + 1, g));
+        for (line, g) in read_records(path, cfg.rules, size)? {
+            games.push((name.clone(), line, g));
         }
         names.push(name);
     }

@@ -18,7 +18,7 @@
 //! position per line, TAB-separated: rule, size, the game's result for the
 //! side to move (1, 0 or 0.5), every stone in order Black first (`x,y`,
 //! space-separated; opening and played moves alike), and where it came
-//! from (`file:game:ply`). Labels file: a header line naming the panel (its
+//! from (`file:line:ply`, the game's line in its file). Labels file: a header line naming the panel (its
 //! FNV-1a 64), the node count and the shard, then `index TAB score TAB x,y`
 //! per position (the position's 0-based index among the panel's lines, the
 //! deep score for the side to move, the deep search's move).
@@ -53,7 +53,7 @@ pub struct Entry {
     pub result: f32,
     /// Every stone, in order, Black first.
     pub moves: Vec<(usize, usize)>,
-    /// Where it came from: `file:game:ply` (game 1-based).
+    /// Where it came from: `file:line:ply` (the game's line, 1-based).
     pub source: String,
 }
 
@@ -191,19 +191,24 @@ pub fn arena_game(line: &str, rules: RuleSet, size: usize) -> Option<GameRecord>
     g.final_board().ok().map(|_| g)
 }
 
-/// The games of a record file: datagen's format (5 fields a line) or the
-/// arena's `games.txt` (8; read under `rules` on a `size` board, games
-/// that did not end on the board skipped).
-pub fn read_records(path: &Path, rules: RuleSet, size: usize) -> anyhow::Result<Vec<GameRecord>> {
+/// The games of a record file, each with its 1-based line number:
+/// datagen's format (5 fields a line) or the arena's `games.txt` (8; read
+/// under `rules` on a `size` board, games that did not end on the board
+/// skipped).
+pub fn read_records(
+    path: &Path,
+    rules: RuleSet,
+    size: usize,
+) -> anyhow::Result<Vec<(usize, GameRecord)>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let at = || format!("{}:{}", path.display(), i + 1);
         if line.split('\t').count() >= 8 {
-            out.extend(arena_game(line, rules, size));
+            out.extend(arena_game(line, rules, size).map(|g| (i + 1, g)));
         } else if let Some(g) = parse_line(line).with_context(at)? {
-            out.push(g);
+            out.push((i + 1, g));
         }
     }
     Ok(out)
