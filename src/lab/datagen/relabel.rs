@@ -196,10 +196,13 @@ fn same_game(done: &GameRecord, src: &GameRecord) -> bool {
 /// checking its header against `head` and its games against `mine`; a
 /// partial last line (a kill mid-write) is cut off. 0 for a missing or
 /// empty file.
-fn resume_point(path: &Path, head: &str, mine: &[&GameRecord]) -> anyhow::Result<usize> {
-    let text = match std::fs::read_to_string(path) {
+/// The whole lines of a resumable output `path` (None: no such file),
+/// after cutting off a partial last line (a kill mid-write); `who` names
+/// the command in the note it prints then. Shared with `evalpanel label`.
+pub fn whole_lines(path: &Path, who: &str) -> anyhow::Result<Option<String>> {
+    let mut text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
@@ -211,12 +214,20 @@ fn resume_point(path: &Path, head: &str, mine: &[&GameRecord]) -> anyhow::Result
         f.set_len(whole as u64)
             .with_context(|| format!("cannot cut the partial line of {}", path.display()))?;
         eprintln!(
-            "relabel: {}: cut a partial last line ({} bytes)",
+            "{who}: {}: cut a partial last line ({} bytes)",
             path.display(),
             text.len() - whole
         );
+        text.truncate(whole);
     }
-    let mut lines = text[..whole].lines();
+    Ok(Some(text))
+}
+
+fn resume_point(path: &Path, head: &str, mine: &[&GameRecord]) -> anyhow::Result<usize> {
+    let Some(text) = whole_lines(path, "relabel")? else {
+        return Ok(0);
+    };
+    let mut lines = text.lines();
     let Some(first) = lines.next() else {
         return Ok(0);
     };

@@ -21,7 +21,7 @@ use crate::brain::engine::{Engine, EvalKind};
 use crate::brain::eval::net::QuantNet;
 use crate::brain::types::RuleSet;
 use crate::cli::{num, value};
-use crate::lab::datagen::relabel::fresh_search;
+use crate::lab::datagen::relabel::{fresh_search, whole_lines};
 use crate::lab::datagen::{parse_shard, player};
 
 /// What a labelling run does.
@@ -80,18 +80,10 @@ pub fn parse_label(line: &str) -> anyhow::Result<Option<(usize, i32)>> {
 /// How many of `mine` (the shard's indices) `path` already labels, after
 /// checking its header and indices; a partial last line is cut off.
 fn resume_point(path: &Path, head: &str, mine: &[usize]) -> anyhow::Result<usize> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    let Some(text) = whole_lines(path, "label")? else {
+        return Ok(0);
     };
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    if whole < text.len() {
-        let f = std::fs::OpenOptions::new().write(true).open(path)?;
-        f.set_len(whole as u64)
-            .with_context(|| format!("cannot cut the partial line of {}", path.display()))?;
-    }
-    let mut lines = text[..whole].lines();
+    let mut lines = text.lines();
     let Some(first) = lines.next() else {
         return Ok(0);
     };
