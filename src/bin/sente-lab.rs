@@ -1,7 +1,8 @@
 //! `sente-lab`: the laboratory's tools that make things, so that the engine
 //! binary (`pbrain-sente`) is only the engine: fitting the classical
 //! evaluation (`tune`), training the net (`tune net`), self-play training
-//! data (`datagen`, every word its own dispatcher takes), rebuilding the
+//! data (`datagen`, every word its own dispatcher takes), the evaluation
+//! panel (`evalpanel`), rebuilding the
 //! bench's suites from arena records (`reach-make`, `reach-claims`,
 //! `depth-make`) and random net weights (`net-random`). Measurements of the
 //! engine stay `pbrain-sente bench …`; matches, SPRTs and SPSA are
@@ -11,7 +12,7 @@
 use std::process::ExitCode;
 
 use sente::lab::bench::{depth, reach};
-use sente::lab::{datagen, tune};
+use sente::lab::{datagen, evalpanel, tune};
 
 /// One command: its name, its arguments in short, what it does, and its
 /// entry (given the words after the name; returns the exit status).
@@ -53,6 +54,12 @@ const COMMANDS: &[Command] = &[
         args: "--rule R GAMES.txt… [--out FILE]",
         what: "rebuild the depth report's positions from arena records",
         run: depth::make::main_make,
+    },
+    Command {
+        name: "evalpanel",
+        args: "make | label | score …",
+        what: "the evaluation panel: draw quiet positions, label them deep, score evaluators",
+        run: evalpanel::main_evalpanel,
     },
     Command {
         name: "net-random",

@@ -392,7 +392,7 @@ impl Progress {
 
 /// A generating engine: its own `TABLE_BYTES` table, evaluating with
 /// `eval` under `rules` (the rule's embedded net for the net).
-fn player(rules: RuleSet, eval: EvalKind) -> Engine {
+pub(crate) fn player(rules: RuleSet, eval: EvalKind) -> Engine {
     let mut e = Engine::with_table_bytes_and(
         TABLE_BYTES,
         SearchOptions {
@@ -473,7 +473,11 @@ fn eval_text(cfg: &Config) -> String {
 /// `eval=classic`, `eval=net net=embedded` or `eval=net net=<fnv1a64>`:
 /// what searches with `eval` under `rule` evaluate with (`net`: the hash
 /// of a `--net` file).
-fn eval_note(eval: EvalKind, rule: crate::brain::types::Rule, net: Option<u64>) -> String {
+pub(crate) fn eval_note(
+    eval: EvalKind,
+    rule: crate::brain::types::Rule,
+    net: Option<u64>,
+) -> String {
     match (eval.uses_net(rule), net) {
         (true, None) => "eval=net net=embedded".into(),
         (true, Some(h)) => format!("eval=net net={h:016x}"),
@@ -481,7 +485,7 @@ fn eval_note(eval: EvalKind, rule: crate::brain::types::Rule, net: Option<u64>) 
     }
 }
 
-fn parse_shard(v: &str) -> Result<(usize, usize), String> {
+pub(crate) fn parse_shard(v: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--shard: want K/N with 1 <= K <= N, got {v:?}");
     let (k, n) = v.split_once('/').ok_or_else(bad)?;
     let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);

@@ -39,7 +39,7 @@ use anyhow::{anyhow, bail, Context};
 
 use super::record::{read_file, GameRecord, FORMAT};
 use super::{eval_note, limits, parse_shard, player};
-use crate::brain::engine::legal::legal_choice;
+use crate::brain::engine::legal::{legal_choice, Chosen};
 use crate::brain::engine::{Engine, EvalKind};
 use crate::brain::eval::net::QuantNet;
 use crate::brain::game::rules::{finished, is_legal, is_win};
@@ -92,11 +92,30 @@ pub struct Totals {
 }
 
 /// Can the side to move make a five at once (a legal one, under renju)?
-fn five_to_make(board: &Board) -> bool {
+pub(crate) fn five_to_make(board: &Board) -> bool {
     let me = board.to_move();
     board
         .empty_cells()
         .any(|p| is_win(board, p, me) && is_legal(board, p))
+}
+
+/// A fresh single-thread search of `board` at `nodes` nodes by `engine`
+/// (built by `datagen`'s `player`): the table and the move-ordering
+/// history are cleared first, so the answer is a function of the
+/// position, the node count and the net alone. Its legal choice (score for
+/// the side to move), None when every cell is forbidden to Black; an error
+/// when the search panicked. Shared with `evalpanel label`.
+pub fn fresh_search(
+    engine: &mut Engine,
+    board: &Board,
+    nodes: u64,
+    stop: &Arc<AtomicBool>,
+) -> anyhow::Result<Option<Chosen>> {
+    engine.clear();
+    let r = engine
+        .search(board, &limits(nodes), stop, &mut |_| {})
+        .ok_or_else(|| anyhow!("the search panicked"))?;
+    Ok(legal_choice(board, &r))
 }
 
 /// Game `game` relabelled by `engine` at `nodes` nodes a position, and
@@ -118,16 +137,18 @@ pub fn relabel_game(
             t.kept += 1;
             return;
         }
-        engine.clear();
-        let Some(r) = engine.search(board, &limits(nodes), &stop, &mut |_| {}) else {
-            err = Some(anyhow!("move {}: the search panicked", i + 1));
-            return;
-        };
-        // None only when every cell is forbidden to Black, where the
-        // recorded game would have ended: keep such a position.
-        let Some(c) = legal_choice(board, &r) else {
-            t.kept += 1;
-            return;
+        let c = match fresh_search(engine, board, nodes, &stop) {
+            Ok(Some(c)) => c,
+            // Every cell forbidden to Black, where the recorded game
+            // would have ended: keep such a position.
+            Ok(None) => {
+                t.kept += 1;
+                return;
+            }
+            Err(e) => {
+                err = Some(e.context(format!("move {}", i + 1)));
+                return;
+            }
         };
         let best = board.xy(c.mv) == (m.x, m.y);
         out.moves[i].score = c.score;
@@ -175,10 +196,13 @@ fn same_game(done: &GameRecord, src: &GameRecord) -> bool {
 /// checking its header against `head` and its games against `mine`; a
 /// partial last line (a kill mid-write) is cut off. 0 for a missing or
 /// empty file.
-fn resume_point(path: &Path, head: &str, mine: &[&GameRecord]) -> anyhow::Result<usize> {
-    let text = match std::fs::read_to_string(path) {
+/// The whole lines of a resumable output `path` (None: no such file),
+/// after cutting off a partial last line (a kill mid-write); `who` names
+/// the command in the note it prints then. Shared with `evalpanel label`.
+pub fn whole_lines(path: &Path, who: &str) -> anyhow::Result<Option<String>> {
+    let mut text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
@@ -190,12 +214,20 @@ fn resume_point(path: &Path, head: &str, mine: &[&GameRecord]) -> anyhow::Result
         f.set_len(whole as u64)
             .with_context(|| format!("cannot cut the partial line of {}", path.display()))?;
         eprintln!(
-            "relabel: {}: cut a partial last line ({} bytes)",
+            "{who}: {}: cut a partial last line ({} bytes)",
             path.display(),
             text.len() - whole
         );
+        text.truncate(whole);
     }
-    let mut lines = text[..whole].lines();
+    Ok(Some(text))
+}
+
+fn resume_point(path: &Path, head: &str, mine: &[&GameRecord]) -> anyhow::Result<usize> {
+    let Some(text) = whole_lines(path, "relabel")? else {
+        return Ok(0);
+    };
+    let mut lines = text.lines();
     let Some(first) = lines.next() else {
         return Ok(0);
     };
