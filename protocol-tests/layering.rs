@@ -27,7 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["brain", "cli"],
     &["lab/arena"],
     &["lab/bench", "lab/datagen", "lab/spsa"],
-    &["lab/tune"],
+    &["lab/tune", "lab/evalpanel"],
     &["lab", "lib", "main", "bin"],
 ];
 
