@@ -18,7 +18,9 @@ use harness::BIN as BRAIN;
 /// No depth run in these tests may take longer than this (a hang fails).
 const BOUND: Duration = Duration::from_secs(90);
 
-/// Run `sente-arena depth --engine ENGINE --ms 150 --per-rule 1 --out FILE`:
+/// Run `sente-arena depth --engine ENGINE --ms 600 --per-rule 1 --out FILE`:
+/// 600 ms, not less: a fresh engine builds its rule's tables at START, and
+/// on two loaded cores that took the whole of a 150 ms turn (no iteration).
 /// (stdout, TSV).
 fn depth(engine: &str) -> (String, String) {
     let dir = harness::temp_dir("depth", "run");
@@ -30,7 +32,7 @@ fn depth(engine: &str) -> (String, String) {
                 "--engine",
                 engine,
                 "--ms",
-                "150",
+                "600",
                 "--per-rule",
                 "1",
             ])
