@@ -541,16 +541,23 @@ impl<'a, 'b> Tree<'a, 'b> {
         hit
     }
 
+    /// Whether steps 7 and 8 may settle the node on its static score: a
+    /// non-PV node, not in a singular test nor at the horizon, within
+    /// `max_plies` of it, whose `bound` (the window side it is compared
+    /// with) is no mate score, with no threat of the opponent's to answer.
+    fn static_prunable(&self, n: &Node, max_plies: i32, bound: Score) -> bool {
+        !n.pv_node
+            && n.excluded.is_none()
+            && !n.horizon
+            && n.depth <= max_plies * ONE_PLY
+            && bound.abs() < MATE_BOUND
+            && unforced(&self.pos)
+    }
+
     /// Step 7: a quiet non-PV node far above beta fails high on its static
     /// score (`params::RFP_MAX_DEPTH`, the tree's `rfp_margin`).
     fn reverse_futility(&mut self, n: &Node) -> Option<Score> {
-        if n.pv_node
-            || !n.excluded.is_none()
-            || n.horizon
-            || n.depth > params::RFP_MAX_DEPTH() * ONE_PLY
-            || n.beta.abs() >= MATE_BOUND
-            || !unforced(&self.pos)
-        {
+        if !self.static_prunable(n, params::RFP_MAX_DEPTH(), n.beta) {
             return None;
         }
         let ev = self.static_eval(n.stm);
@@ -561,13 +568,7 @@ impl<'a, 'b> Tree<'a, 'b> {
     /// settled by the four quiescence when that fails low too
     /// (`params::RAZOR_MAX_DEPTH`, `RAZOR_MARGIN`).
     fn razor(&mut self, n: &Node) -> Option<Score> {
-        if n.pv_node
-            || !n.excluded.is_none()
-            || n.horizon
-            || n.depth > params::RAZOR_MAX_DEPTH() * ONE_PLY
-            || n.alpha.abs() >= MATE_BOUND
-            || !unforced(&self.pos)
-        {
+        if !self.static_prunable(n, params::RAZOR_MAX_DEPTH(), n.alpha) {
             return None;
         }
         let ev = self.static_eval(n.stm);

@@ -591,5 +591,26 @@ pub fn main_datagen(args: &[String]) -> i32 {
     }
 }
 
+/// Freestyle games of datagen at 300 nodes a move, parsed back (for the
+/// tests of the tools that read records): `games` of them, seed `seed`, at
+/// most `max_plies` recorded moves each.
+#[cfg(test)]
+pub(crate) fn test_games(games: u64, seed: u64, max_plies: usize) -> Vec<GameRecord> {
+    let cfg = Config {
+        nodes: 300,
+        games,
+        seed,
+        max_plies,
+        ..Config::default()
+    };
+    let mut out = Vec::new();
+    run(&cfg, &mut out, None).unwrap();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .filter_map(|l| parse_line(l).unwrap())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

@@ -492,20 +492,7 @@ mod tests {
 
     /// Three short freestyle games of datagen at 300 nodes.
     fn source() -> Vec<GameRecord> {
-        let cfg = dg::Config {
-            nodes: 300,
-            games: 3,
-            seed: 5,
-            max_plies: 14,
-            ..dg::Config::default()
-        };
-        let mut out = Vec::new();
-        dg::run(&cfg, &mut out, None).unwrap();
-        String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .filter_map(|l| parse_line(l).unwrap())
-            .collect()
+        dg::test_games(3, 5, 14)
     }
 
     fn cfg(nodes: u64, shard: (usize, usize)) -> Config {

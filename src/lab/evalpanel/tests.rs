@@ -15,19 +15,8 @@ use crate::lab::datagen as dg;
 
 /// Four freestyle games of datagen at 300 nodes, named as a file's.
 fn games() -> Vec<(String, usize, GameRecord)> {
-    let cfg = dg::Config {
-        nodes: 300,
-        games: 4,
-        seed: 3,
-        max_plies: 60,
-        ..dg::Config::default()
-    };
-    let mut out = Vec::new();
-    dg::run(&cfg, &mut out, None).unwrap();
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .filter_map(|l| parse_line(l).unwrap())
+    dg::test_games(4, 3, 60)
+        .into_iter()
         .enumerate()
         .map(|(i, g)| ("src.txt".to_string(), i + 1, g))
         .collect()
