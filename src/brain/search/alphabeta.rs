@@ -1146,6 +1146,66 @@ mod tests {
         let (nodes, score, ev) = probe_after_fours(&plain, 0, -1, false, params::Q_FOURS());
         assert_eq!((nodes, score), (1, ev));
     }
+    /// The VCF quiescence (`Q_VCF`, off by default): past the four
+    /// quiescence's count it still tries a plain four that continues the
+    /// side's last four, not one far from it, and none past its guard; it
+    /// finds the four-three and leaves its verdict in the table at depth 0.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_vcf_quiescence() {
+        let _turn = crate::brain::search::tunable::test_lock();
+        assert_eq!(params::Q_VCF(), 0);
+        // Row 7 holds O X X _ (Black's stone at 6,7 comes as the last
+        // move), or O X X X with Black's last stone far away at 12,2;
+        // White answers at 12,12. Black to move, `fours` fours into a line.
+        let plain = FOUR_THREE.replacen(
+            ". . . . . . . X . . . . . . .",
+            ". . . . . . . . . . . . . . .",
+            2,
+        );
+        let without = plain.replacen("O X X X", "O X X .", 1);
+        let run = |text: &str, last: (i64, i64), fours: u32| {
+            with_tree(text, &Tt::new(1 << 16), |tree| {
+                let at = |t: &Tree, (x, y)| t.pos.board.pos(x, y).unwrap();
+                let (a, b) = (at(tree, last), at(tree, (12, 12)));
+                tree.make(a);
+                tree.make(b);
+                tree.q_fours = fours;
+                let ev = tree.pos.ev.evaluate(tree.pos.stm());
+                let score = tree.pvs(0, ev, ev + 1, 3);
+                (tree.nodes, score)
+            })
+        };
+        let q = params::Q_FOURS();
+        let on = |f: &dyn Fn()| {
+            params::set("Q_VCF", 1.0).unwrap();
+            f();
+            params::set("Q_VCF", 0.0).unwrap();
+        };
+        // Off: past `Q_FOURS` no plain four, near or far.
+        assert_eq!(run(&without, (6, 7), q).0, 1);
+        assert_eq!(run(&plain, (12, 2), q).0, 1);
+        on(&|| {
+            assert!(run(&without, (6, 7), q).0 > 1);
+            assert_eq!(run(&plain, (12, 2), q).0, 1);
+            // The first four of a line may be anywhere.
+            assert!(run(&plain, (12, 2), 0).0 > 1);
+            assert_eq!(run(&without, (6, 7), params::Q_VCF_MAX_FOURS()).0, 1);
+            // The four-three, and the table's record of it.
+            let tt = Tt::new(1 << 16);
+            let (score, key, want) = with_tree(FOUR_THREE, &tt, |tree| {
+                let ev = tree.pos.ev.evaluate(tree.pos.stm());
+                let score = tree.pvs(0, ev, ev + 1, 1);
+                let want = tree.pos.board.pos(7, 7).unwrap();
+                (score, tree.pos.board.hash(), want)
+            });
+            assert!(score >= MATE_BOUND, "{score}");
+            let hit = tt.probe(key, 1).expect("stored");
+            assert_eq!((hit.depth, hit.bound, hit.mv), (0, Bound::Lower, want));
+            assert!(hit.score >= MATE_BOUND);
+        });
+    }
+
     /// The net's own margins (`RFP_MARGIN_NET`, `Q_DELTA_NET`): a tree that
     /// scores with the net prunes by them, a classical tree by the
     /// classical ones, whatever the other pair says.

@@ -11,9 +11,19 @@
 //! a double four, an open four). With the net, a stand-pat whose classical
 //! score lies `LAZY_MARGIN_NET` or more outside the window stands on the
 //! classical score.
+//!
+//! With `Q_VCF` the quiescence is a VCF search instead (`quiesce_vcf`,
+//! issue 71 item 1): it probes and stores the table (at depth 0), tries
+//! the first four of a line anywhere and every later one only where it
+//! continues the side's last four (`continues`) or makes a second threat,
+//! strongest and nearest first, and runs as long as such fours last (at
+//! most `Q_VCF_MAX_FOURS`); the stand-pat and the delta are the same.
 
 use crate::brain::eval::weights::Class;
+use crate::brain::game::board::{Board, Pos};
 use crate::brain::types::{mate_in, Color, Score};
+
+use super::tt::Bound;
 
 use super::alphabeta::Tree;
 use super::params;
@@ -55,6 +65,9 @@ impl Tree<'_, '_> {
     /// The four quiescence of a side with nothing of the opponent's to
     /// answer (see the module doc).
     pub(super) fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        if params::Q_VCF() != 0 {
+            return self.quiesce_vcf(alpha, beta, ply);
+        }
         let stm = self.pos.stm();
         let stand = self.stand_pat(stm, alpha, beta);
         // Past `params::Q_FOURS` only a four that makes a second threat is
@@ -104,4 +117,113 @@ impl Tree<'_, '_> {
             best
         }
     }
+
+    /// The VCF quiescence (`Q_VCF`; see the module doc).
+    fn quiesce_vcf(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        let stm = self.pos.stm();
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.board.hash();
+        self.tt_probes += 1;
+        let mut hash_move = Pos::NONE;
+        if let Some(h) = self.tt.probe(key, ply) {
+            self.tt_hits += 1;
+            hash_move = h.mv;
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut && !pv_node && h.depth >= 0 {
+                return h.score;
+            }
+        }
+        let stand = self.stand_pat(stm, alpha, beta);
+        if stand >= beta
+            || self.pos.ev.fours_from(stm, Class::Block4) == 0
+            || stand + self.q_delta <= alpha
+            || self.q_fours >= params::Q_VCF_MAX_FOURS()
+        {
+            return stand;
+        }
+        // The side's last stone: in a line of the quiescence, its last four.
+        let last = (self.q_fours > 0)
+            .then(|| {
+                let h = self.pos.board.history();
+                h.len().checked_sub(2).map(|i| h[i].pos)
+            })
+            .flatten();
+        let mut fours = std::mem::take(&mut self.stack[ply].bufs.moves);
+        fours.clear();
+        self.pos.push_fours(stm, &mut fours);
+        let board = &*self.pos.board;
+        let ev = &self.pos.ev;
+        if let Some(last) = last {
+            fours.retain(|&p| continues(board, last, p) || ev.class(p, stm) >= Class::FourThree);
+        }
+        // The table's move, then the strongest, then the nearest.
+        let near = |p: Pos| last.map_or(0, |l| distance(board, l, p));
+        fours.sort_unstable_by_key(|&p| {
+            (
+                p != hash_move,
+                std::cmp::Reverse(ev.class(p, stm)),
+                near(p),
+                p,
+            )
+        });
+        let orig_alpha = alpha;
+        let mut best = stand;
+        let mut best_move = Pos::NONE;
+        alpha = alpha.max(stand);
+        for &m in fours.iter() {
+            self.make(m);
+            self.q_fours += 1;
+            let score = -self.pvs(0, -beta, -alpha, ply + 1);
+            self.q_fours -= 1;
+            self.pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    self.set_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.stack[ply].bufs.moves = fours;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha && pv_node {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, 0, best, bound, best_move);
+        best
+    }
+}
+
+/// Cells between `a` and `b` as a king walks (the larger of the two
+/// coordinate distances).
+fn distance(board: &Board, a: Pos, b: Pos) -> usize {
+    let ((ax, ay), (bx, by)) = (board.xy(a), board.xy(b));
+    ax.abs_diff(bx).max(ay.abs_diff(by))
+}
+
+/// Whether a four at `p` continues the side's last stone `last`: on one of
+/// its four lines within four cells (the four can hold it), or within two
+/// cells of it.
+fn continues(board: &Board, last: Pos, p: Pos) -> bool {
+    let ((ax, ay), (bx, by)) = (board.xy(last), board.xy(p));
+    let (dx, dy) = (ax.abs_diff(bx), ay.abs_diff(by));
+    let d = dx.max(dy);
+    d <= 2 || (d <= 4 && (dx == 0 || dy == 0 || dx == dy))
 }

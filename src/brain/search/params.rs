@@ -165,6 +165,15 @@ tunables! {
 
     /// Fours in a row tried at the horizon (past it only four-threes and more).
     Q_FOURS: u32 = 2;
+    /// 1: the VCF quiescence (issue 71 item 1; `horizon::quiesce_vcf`):
+    /// table-backed, the first four anywhere and every later one continuing
+    /// the side's last four (on one of its lines within four cells, or
+    /// within two cells of it) or making a second threat, bounded by the
+    /// fours there are (and `Q_VCF_MAX_FOURS`), not by `Q_FOURS`. 0: the
+    /// four quiescence as measured (the default until games decide).
+    Q_VCF: i32 = 0;
+    /// The VCF quiescence's guard: at most this many fours in one line.
+    Q_VCF_MAX_FOURS: u32 = 12;
     /// Static score this far or more below alpha stands: no four is tried.
     Q_DELTA: Score = 300;
     /// The same margin when the net evaluates.
@@ -332,10 +341,24 @@ tunables! {
     TIME_EBF_MIN_PCT: u64 = 100;
     /// ... and at most this.
     TIME_EBF_MAX_PCT: u64 = 250;
+    /// The next iteration is started if this percent of its estimate ends
+    /// before the hard limit (a cut iteration still plays a root move that
+    /// beat the first; 100: all of it).
+    TIME_FIT_PCT: u64 = 50;
+    /// The adaptive plan's own share of the clock: one move to go per this
+    /// many empty cells (the static plan's six guesses games far longer
+    /// than they are: a freestyle game against Rapfi lasts 20-27 moves a
+    /// side, and the static plan ended them with two thirds of the clock) ...
+    TIME_MTG_EMPTY_PER_MOVE: usize = 10;
+    /// ... at most this many (at least `MTG_MIN`) ...
+    TIME_MTG_MAX: u64 = 20;
+    /// ... and the soft limit is this percent of that share (the static
+    /// plan: `100 / SOFT_PER_MOVE_DIVISOR`), before the factors above.
+    TIME_SOFT_SHARE_PCT: u64 = 70;
     /// Ample clock: the turn is used as a turn limit alone is used when its
     /// hard limit times the moves to go times this percent is within the
     /// usable clock.
-    TIME_AMPLE_HORIZON_PCT: u64 = 150;
+    TIME_AMPLE_HORIZON_PCT: u64 = 100;
 
     /// Root threats stop once `elapsed * ROOT_THREAT_TIME_SHARE >= hard limit`
     /// (the solver has only node budgets; it keeps a quarter of the clock).

@@ -21,7 +21,9 @@
 //! `TIME_ADAPTIVE` chooses how the clock's soft limit is used (issue 72).
 //! At 0 (the default until clock matches decide) the plan is static: the
 //! soft limit is the planned one and an iteration is started only if one
-//! as long as the last still fits. At 1 the plan follows the search
+//! as long as the last still fits. At 1 the share behind the soft limit is
+//! the adaptive plan's own (`adaptive_moves_to_go`: fewer moves to go, and
+//! `TIME_SOFT_SHARE_PCT` of the share rather than half), and the plan follows the search
 //! (`TimePlan::soft_limit_now`): after each completed iteration the soft
 //! limit is scaled by the game's phase (a move-importance curve over the
 //! stones on the board, peaking at `TIME_PHASE_PEAK_STONES`), by the best
@@ -33,8 +35,8 @@
 //! each), within `TIME_SOFT_MIN_PCT`..`TIME_SOFT_MAX_PCT` of the planned soft
 //! limit and never past the hard one; the next iteration is expected to take
 //! the last one's time times the last two's ratio (the effective branching,
-//! within `TIME_EBF_MIN_PCT`..`TIME_EBF_MAX_PCT`) and is started only if it
-//! would end before the hard limit; and a clock that is ample for the turn
+//! within `TIME_EBF_MIN_PCT`..`TIME_EBF_MAX_PCT`) and is started only if
+//! `TIME_FIT_PCT` of it would end before the hard limit; and a clock that is ample for the turn
 //! (the turn's hard limit times the moves to go times
 //! `TIME_AMPLE_HORIZON_PCT` within the usable clock) is used as a turn limit
 //! alone is used, to its hard limit. The hard limits are the same at 0 and 1.
@@ -239,10 +241,20 @@ pub fn clock_margin(left_ms: u64) -> u64 {
     (left_ms / params::CLOCK_MARGIN_DIVISOR()).max(params::CLOCK_MARGIN_MIN_MS())
 }
 
-/// Estimate of how many more moves we will have to make.
+/// Estimate of how many more moves we will have to make (the static plan's).
 pub fn moves_to_go(empty_cells: usize) -> u64 {
     ((empty_cells / params::MTG_EMPTY_PER_MOVE()) as u64)
         .clamp(params::MTG_MIN(), params::MTG_MAX())
+}
+
+/// The adaptive plan's estimate: one move per `TIME_MTG_EMPTY_PER_MOVE`
+/// empty cells, within `MTG_MIN`..`TIME_MTG_MAX`.
+pub fn adaptive_moves_to_go(empty_cells: usize) -> u64 {
+    let per = params::TIME_MTG_EMPTY_PER_MOVE().max(1);
+    ((empty_cells / per) as u64).clamp(
+        params::MTG_MIN().min(params::TIME_MTG_MAX()),
+        params::TIME_MTG_MAX().max(1),
+    )
 }
 
 /// Build the plan for one move on a board with `empty_cells` empty cells
@@ -289,13 +301,22 @@ pub fn plan_with(limits: &Limits, empty_cells: usize, stones: usize, adaptive: b
             .min(per_move.saturating_mul(params::HARD_PER_MOVE_FACTOR()))
             .max(1);
         hard = Some(hard.map_or(h, |x| x.min(h)));
-        let s = (per_move / params::SOFT_PER_MOVE_DIVISOR()).max(1);
+        // The soft limit: half the static share, or, adaptive, a part of
+        // its own larger share (the hard limit above is the same either way).
+        let s = if adaptive {
+            let share =
+                usable / adaptive_moves_to_go(empty_cells) + limits.increment_ms.unwrap_or(0);
+            (u128::from(share) * u128::from(params::TIME_SOFT_SHARE_PCT()) / 100) as u64
+        } else {
+            per_move / params::SOFT_PER_MOVE_DIVISOR()
+        }
+        .max(1);
         soft = Some(soft.map_or(s, |x| x.min(s)));
         // Ample clock: the turn's hard limit for every move to go (and
         // more) is within the clock; it is used as a turn limit alone is.
         if let (true, Some(turn)) = (adaptive, limits.turn_ms) {
             let turn_hard = turn.saturating_sub(turn_margin(turn)).max(1);
-            let horizon = u128::from(moves_to_go(empty_cells))
+            let horizon = u128::from(adaptive_moves_to_go(empty_cells))
                 * u128::from(params::TIME_AMPLE_HORIZON_PCT())
                 / 100;
             if u128::from(turn_hard) * horizon.max(1) <= u128::from(usable) {
@@ -359,7 +380,7 @@ impl TimePlan {
             return elapsed_ms >= self.hard_ms;
         }
         elapsed_ms >= self.soft_limit_now(progress)
-            || elapsed_ms.saturating_add(self.next_iter_ms(progress)) >= self.hard_ms
+            || elapsed_ms.saturating_add(self.must_fit_ms(progress)) >= self.hard_ms
     }
 
     /// The soft limit after the iterations `progress` has recorded: the
@@ -402,6 +423,19 @@ impl TimePlan {
         }
         .clamp(lo.min(hi), hi.max(lo));
         (u128::from(last) * u128::from(ebf) / 100).min(u128::from(u64::MAX)) as u64
+    }
+
+    /// How much of the next iteration must end before the hard limit for
+    /// it to be started: all of one as long as the last (static), or,
+    /// adaptive, `TIME_FIT_PCT` of its estimate (`next_iter_ms`): a cut
+    /// iteration still plays a root move that beat the first one searched.
+    pub fn must_fit_ms(&self, progress: &SearchProgress) -> u64 {
+        let next = self.next_iter_ms(progress);
+        if !self.adaptive {
+            return next;
+        }
+        (u128::from(next) * u128::from(params::TIME_FIT_PCT()) / 100).min(u128::from(u64::MAX))
+            as u64
     }
 
     /// During the search: must we abort now?
@@ -792,8 +826,9 @@ mod tests {
         }
     }
 
-    /// The next iteration is expected to grow as the last two did: an
-    /// iteration that would not end before the hard limit is not started.
+    /// The next iteration is expected to grow as the last two did: one
+    /// whose part `TIME_FIT_PCT` would not end before the hard limit is not
+    /// started.
     #[test]
     fn the_next_iteration_must_fit_by_the_branching_estimate() {
         let _turn = lock();
@@ -817,11 +852,19 @@ mod tests {
             |l: u64| steady(7, l),
         );
         let soft = p.soft_limit_now(&flat(0));
-        let l = (p.hard_ms - soft) / 2;
+        let fit = params::TIME_FIT_PCT();
+        let l = (p.hard_ms - soft) * 9 / 10;
         assert_eq!(p.soft_limit_now(&growing(l)), soft);
-        assert!(ebf > 125 && soft - 1 + l < p.hard_ms, "{p:?}");
+        assert_eq!(p.must_fit_ms(&growing(l)), l * ebf / 100 * fit / 100);
+        assert!(
+            ebf * fit / 100 >= 125 && soft - 1 + l * fit / 100 < p.hard_ms,
+            "{p:?}"
+        );
         assert!(p.stop_iterating(soft - 1, &growing(l)));
         assert!(!p.stop_iterating(soft - 1, &flat(l)));
+        // The static plan wants all of an iteration as long as the last.
+        let s = plan(&clock_bound(), 200);
+        assert_eq!(s.must_fit_ms(&growing(l)), l);
     }
 
     /// An ample clock (the turn for every move to go is within it) is used
@@ -829,23 +872,60 @@ mod tests {
     #[test]
     fn an_ample_clock_uses_the_turn() {
         let _turn = lock();
-        // 1.8 s turns (after the margin), 95 s usable, 30 moves to go: the
-        // turn for every move to go and half as many more fits, but half the
-        // clock's share (1.58 s) is below the turn.
+        // 1.8 s turns (after the margin), 95 s usable, 20 moves to go by
+        // the adaptive plan's guess: the turn for every move to go fits, but
+        // half the static plan's share (1.58 s) is below the turn.
         let ample = limits(Some(2_000), Some(100_000), Some(100_000));
         let [s, a] = both(&ample, 200);
         assert!(s.soft_ms < s.hard_ms, "static: {s:?}");
         assert_eq!((a.soft_ms, a.hard_ms), (a.hard_ms, s.hard_ms), "{a:?}");
         assert!(!a.stop_iterating(a.hard_ms - 1, &steady(30, 500)));
         assert!(a.stop_iterating(a.hard_ms, &took(0)));
-        // 5 s turns and 120 s left for some 30 moves: the clock binds.
+        // 5 s turns and 60 s left for some 20 moves: the clock binds.
         let tight = plan_with(
-            &limits(Some(5_000), Some(120_000), Some(120_000)),
+            &limits(Some(5_000), Some(120_000), Some(60_000)),
             200,
             25,
             true,
         );
         assert!(tight.soft_ms < tight.hard_ms, "{tight:?}");
+    }
+
+    /// A whole clock-bound game, each move spending its soft limit: the
+    /// adaptive plan spends more of the clock in a game of typical length
+    /// than the static one, and neither runs out in a game of any length.
+    #[test]
+    fn the_adaptive_plan_spends_more_of_the_clock_and_never_runs_out() {
+        let _turn = lock();
+        // Fastgame scaled by 4 (1.25 s a move, 30 s a game) and the lower
+        // groups' scaled by 10 (3 s, 18 s); 15x15 from 4 stones.
+        for (turn, clock) in [(1_250u64, 30_000u64), (3_000, 18_000)] {
+            let play = |adaptive: bool, moves: usize| {
+                let mut left = clock;
+                for m in 0..moves {
+                    let stones = 4 + 2 * m;
+                    let l = limits(Some(turn), Some(clock), Some(left as i64));
+                    let p = plan_with(&l, 225usize.saturating_sub(stones), stones, adaptive);
+                    assert!(
+                        p.soft_ms <= p.hard_ms && p.hard_ms < left.max(1),
+                        "{p:?} {left}"
+                    );
+                    left -= p.soft_limit_now(&steady(6, 1));
+                }
+                left
+            };
+            let (s, a) = (play(false, 25), play(true, 25));
+            assert!(a < s, "{turn}/{clock}: adaptive leaves {a} ms, static {s}");
+            assert!(
+                a > clock / 20,
+                "{turn}/{clock}: adaptive leaves only {a} ms"
+            );
+            for adaptive in [false, true] {
+                assert!(play(adaptive, 110) > 0);
+            }
+        }
+        assert!(adaptive_moves_to_go(200) < moves_to_go(200));
+        assert!(adaptive_moves_to_go(0) >= params::MTG_MIN().min(params::TIME_MTG_MAX()));
     }
 
     /// `TIME_ADAPTIVE` chooses the plan `plan` makes (a tuning build sets
