@@ -3,7 +3,7 @@
 # recorded position searched again at NODES nodes (`datagen relabel`,
 # src/lab/datagen/relabel.rs), in the background, niced, resumable.
 #
-#   nohup scripts/relabel.sh RULE &     start, or continue where it stopped
+#   setsid nohup scripts/relabel.sh RULE &   start, or continue where it stopped
 #   scripts/relabel.sh RULE --status    where the data is, how far it got
 #   scripts/relabel.sh RULE --stop      stop a running driver and its jobs
 #
@@ -161,6 +161,15 @@ if [ -f "$DIR/binary" ] && [ "$(cat "$DIR/binary")" != "$sum" ]; then
   log "warning: $SENTE is not the binary of the first run (cksum $sum, was $(cat "$DIR/binary"))"
 fi
 [ -f "$DIR/binary" ] || echo "$sum" >"$DIR/binary"
+# Linux shares the CPU fairly between sessions (autogroups) whatever the
+# nice values inside them: a run in a session of its own (setsid) lowers
+# that session's weight as well, or it takes a full share from the
+# matches of every other session. (Never another session's: from a
+# terminal the weight would be the terminal's.)
+session=$(cut -d')' -f2 /proc/$$/stat 2>/dev/null | awk '{ print $4 }')
+if [ "$session" = "$$" ] && [ -w /proc/self/autogroup ]; then
+  echo "$NICE" 2>/dev/null >/proc/self/autogroup && log "session weight: nice $NICE"
+fi
 log "start: $SENTE, $RULE seed $SEED, $GAMES games, relabel at $NODES nodes, $JOBS jobs, nice $NICE"
 
 # (a) The source, chunk by chunk; worker $1 of JOBS plays chunks $1, $1+JOBS, ...
