@@ -44,6 +44,34 @@ pub fn points(text: &str, name: &str) -> Result<BTreeMap<u64, f64>, String> {
 }
 
 /// The paired comparison of the games both files hold.
+/// The games of a `games.txt` record file that ended in a forfeit (the
+/// referee's: a timeout, a crash, an illegal move, memory over the limit;
+/// not a renju forbidden move, which is play). Lines `points` accepts.
+pub fn forfeits(text: &str) -> std::collections::BTreeSet<u64> {
+    text.lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            let forfeit = matches!(
+                f.get(4).copied(),
+                Some("timeout" | "crash" | "illegal" | "memory")
+            );
+            forfeit.then(|| f[0].parse().ok()).flatten()
+        })
+        .collect()
+}
+
+/// `points` without the games of every opening pair in `pairs`.
+fn without_pairs(
+    points: &BTreeMap<u64, f64>,
+    pairs: &std::collections::BTreeSet<u64>,
+) -> BTreeMap<u64, f64> {
+    points
+        .iter()
+        .filter(|(g, _)| !pairs.contains(&pair_of(**g)))
+        .map(|(&g, &p)| (g, p))
+        .collect()
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Paired {
     pub games: usize,
@@ -116,14 +144,46 @@ pub fn run(base_path: &str, new_path: &str, name: &str) -> Result<String, String
     let read = |p: &str| {
         std::fs::read_to_string(p)
             .map_err(|e| format!("{p}: {e}"))
-            .and_then(|t| points(&t, name).map_err(|e| format!("{p}: {e}")))
+            .and_then(|t| {
+                let pts = points(&t, name).map_err(|e| format!("{p}: {e}"))?;
+                Ok((pts, forfeits(&t)))
+            })
     };
-    let (b, n) = (read(base_path)?, read(new_path)?);
+    let ((b, bf), (n, nf)) = (read(base_path)?, read(new_path)?);
     let p = paired(&b, &n).ok_or("the two files have no game number in common")?;
+    let forfeit_pairs: std::collections::BTreeSet<u64> =
+        bf.iter().chain(nf.iter()).map(|&g| pair_of(g)).collect();
+    let clean = (!forfeit_pairs.is_empty())
+        .then(|| {
+            paired(
+                &without_pairs(&b, &forfeit_pairs),
+                &without_pairs(&n, &forfeit_pairs),
+            )
+        })
+        .flatten();
+    let clean_line = match clean {
+        Some(c) => format!(
+            "without the {} opening pairs with a forfeit in either match ({} and {} forfeits): \
+             paired difference {:+.1} ± {:.1} points per 100 games (over {} pairs, {} games)\n",
+            forfeit_pairs.len(),
+            bf.len(),
+            nf.len(),
+            100.0 * c.diff,
+            100.0 * c.diff_95,
+            c.pairs,
+            c.games
+        ),
+        None if forfeit_pairs.is_empty() => String::new(),
+        None => format!(
+            "every common opening pair holds a forfeit ({} and {})\n",
+            bf.len(),
+            nf.len()
+        ),
+    };
     Ok(format!(
         "games {} in common ({} and {} in the files)\n\
          {name} scored {:.1} % in the base and {:.1} % in the new match\n\
-         paired difference {:+.1} ± {:.1} points per 100 games (95 %, over {} opening pairs); new better in {}, worse in {}\n",
+         paired difference {:+.1} ± {:.1} points per 100 games (95 %, over {} opening pairs); new better in {}, worse in {}\n{clean_line}",
         p.games,
         b.len(),
         n.len(),
@@ -158,6 +218,32 @@ mod tests {
             r.values().copied().collect::<Vec<_>>(),
             [0.0, 1.0, 0.5, 1.0]
         );
+    }
+
+    /// Forfeits are counted and their opening pairs left out of a second
+    /// comparison; a renju forbidden move is play, not a forfeit.
+    #[test]
+    fn forfeit_pairs_are_left_out_of_a_second_comparison() {
+        let new_text = "1\tsente\trapfi\t1-0\ttimeout\t3\trapfi: no answer\t7,7\n\
+                        2\trapfi\tsente\t1-0\tfive\t3\t\t7,7\n\
+                        3\tsente\trapfi\t1-0\tfive\t3\t\t7,7\n\
+                        4\trapfi\tsente\t0-1\tforbidden\t3\t\t7,7\n";
+        assert_eq!(forfeits(new_text).into_iter().collect::<Vec<_>>(), [1]);
+        assert!(forfeits(BASE).is_empty());
+        let dir = std::env::temp_dir().join(format!("sente-compare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (bp, np) = (dir.join("base.txt"), dir.join("new.txt"));
+        std::fs::write(&bp, BASE).unwrap();
+        std::fs::write(&np, new_text).unwrap();
+        let out = run(bp.to_str().unwrap(), np.to_str().unwrap(), "sente").unwrap();
+        // Games 3 and 4 (pair 2): +0.5 and +1 over the base.
+        assert!(
+            out.contains("without the 1 opening pairs with a forfeit in either match (0 and 1 forfeits): paired difference +75.0"),
+            "{out}"
+        );
+        let same = run(bp.to_str().unwrap(), bp.to_str().unwrap(), "sente").unwrap();
+        assert!(!same.contains("without"), "{same}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
