@@ -360,7 +360,8 @@ mod tests {
         let sum = fnv1a(&lied);
         lied.extend_from_slice(&sum.to_le_bytes());
         assert!(NetWeights::from_bytes(&lied).is_err());
-        // Random `Lines` weights are what they were before the joint form.
+        // Random `Lines` weights carry no tempo table, and the joint
+        // form's first rows are drawn as theirs.
         let l = random(16, 8, 7);
         assert_eq!(l.form, Form::Lines);
         assert!(l.tempo.is_empty());
