@@ -862,6 +862,41 @@ fn lab_command_line_reaches_every_command() {
         Duration::from_secs(20),
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A net of the joint form too: the bench searches with it (and says
+    // so); an unknown form is refused.
+    let joint = dir.join("joint.bin");
+    let (code, out, err) = lab(&[
+        "net-random",
+        joint.to_str().unwrap(),
+        "4",
+        "4",
+        "7",
+        "joint",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("joint form"), "{out}");
+    let o = run_bounded(
+        std::process::Command::new(harness::BIN).args([
+            "bench",
+            "3",
+            "--net",
+            joint.to_str().unwrap(),
+        ]),
+        Duration::from_secs(60),
+    );
+    let bench = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(bench.contains("f=4 h=4 joint form"), "{bench}");
+    assert!(bench.contains("Nodes searched"), "{bench}");
+    let (code, _, _) = lab(&[
+        "net-random",
+        joint.to_str().unwrap(),
+        "4",
+        "4",
+        "7",
+        "bogus",
+    ]);
+    assert_eq!(code, Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 
     let (code, out, err) = lab(&["tune", "--make-openings", "3", "--seed", "5"]);

@@ -141,7 +141,7 @@ fn param_list() -> String {
 const USAGE: &str = "\
 usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE]
                                                     the Gomocup protocol on stdin/stdout
-       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [SWITCHES] [--eval auto|classic|net]
+       pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS]] [SWITCHES] [--eval auto|classic|net] [--net FILE]
                                                     bench; its node count is the signature
        pbrain-sente bench reach [--ms MS | --nodes N] [--set dev|held|all] [SWITCHES] [--eval auto|classic|net]
                                                     forced wins beyond 500 ms, and quiet positions

@@ -63,7 +63,7 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "net-random",
-        args: "FILE [F H SEED]",
+        args: "FILE [F H SEED [lines|joint]]",
         what: "write random net weights (for tests)",
         run: tune::net::main_random,
     },

@@ -55,7 +55,7 @@
 //! whose subtree is never scored costs the net nothing; `update` and the
 //! build change it as they go (`set_codes`, a filled cell in `refresh`).
 //! Classic evaluators carry no net state: the update code is compiled once
-//! per kind (`NET` 0, or the net's kernel).
+//! per kind (`NET` 0, or the net's kernel and form, `net::kernel::code`).
 
 pub mod net;
 pub mod weights;
@@ -68,7 +68,7 @@ use crate::brain::hugepages::HugeTable;
 use crate::brain::types::{Color, Rule, Score};
 
 use net::accum::{Moves, NetState};
-use net::{Kernel, QuantNet};
+use net::{Form, Kernel, QuantNet};
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
 
 /// Which evaluation `Evaluator::evaluate` gives: the classical pattern
@@ -302,15 +302,28 @@ impl Evaluator {
             frames: Vec::new(),
             net,
         };
-        match ev.net.as_ref().map(|n| n.kernel()) {
+        match ev.net.as_ref().map(|n| (n.kernel(), n.form())) {
             None => ev.refresh_all::<0>(board),
-            Some(Kernel::Scalar) => ev.refresh_all::<{ net::SCALAR }>(board),
+            Some((Kernel::Scalar, Form::Lines)) => ev.refresh_all::<{ net::SCALAR }>(board),
+            Some((Kernel::Scalar, Form::Joint)) => {
+                ev.refresh_all::<{ net::SCALAR | net::JOINT }>(board)
+            }
             #[cfg(target_arch = "x86_64")]
-            Some(Kernel::Sse2) => ev.refresh_all::<{ net::SSE2 }>(board),
+            Some((Kernel::Sse2, Form::Lines)) => ev.refresh_all::<{ net::SSE2 }>(board),
+            #[cfg(target_arch = "x86_64")]
+            Some((Kernel::Sse2, Form::Joint)) => {
+                ev.refresh_all::<{ net::SSE2 | net::JOINT }>(board)
+            }
             // SAFETY: a net's kernel is one this CPU has
             // (`QuantNet::with_kernel`).
             #[cfg(target_arch = "x86_64")]
-            Some(Kernel::Avx2) => unsafe { ev.refresh_all_avx2(board) },
+            Some((Kernel::Avx2, Form::Lines)) => unsafe {
+                ev.refresh_all_avx2::<{ net::AVX2 }>(board)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Some((Kernel::Avx2, Form::Joint)) => unsafe {
+                ev.refresh_all_avx2::<{ net::AVX2 | net::JOINT }>(board)
+            },
         }
         ev
     }
@@ -333,14 +346,14 @@ impl Evaluator {
         self.flush::<NET>();
     }
 
-    /// `refresh_all` with the AVX2 kernel, in a function that enables
-    /// AVX2.
+    /// `refresh_all` with the AVX2 kernel (`NET`: `AVX2`, with `JOINT`
+    /// or not), in a function that enables AVX2.
     ///
     /// SAFETY: the CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn refresh_all_avx2(&mut self, board: &Board) {
-        self.refresh_all::<{ net::AVX2 }>(board);
+    unsafe fn refresh_all_avx2<const NET: u8>(&mut self, board: &Board) {
+        self.refresh_all::<NET>(board);
     }
 
     /// Bring the cache up to date after a stone was placed on or removed
@@ -362,25 +375,41 @@ impl Evaluator {
     /// per-cell kernels inline into the update).
     #[inline(never)]
     fn refresh_around_net(&mut self, board: &Board, p: Pos) {
-        match self.net.as_ref().expect("a net").kernel() {
-            Kernel::Scalar => self.refresh_around::<{ net::SCALAR }>(board, p, false),
+        let n = self.net.as_ref().expect("a net");
+        match (n.kernel(), n.form()) {
+            (Kernel::Scalar, Form::Lines) => {
+                self.refresh_around::<{ net::SCALAR }>(board, p, false)
+            }
+            (Kernel::Scalar, Form::Joint) => {
+                self.refresh_around::<{ net::SCALAR | net::JOINT }>(board, p, false)
+            }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => self.refresh_around::<{ net::SSE2 }>(board, p, false),
+            (Kernel::Sse2, Form::Lines) => self.refresh_around::<{ net::SSE2 }>(board, p, false),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, Form::Joint) => {
+                self.refresh_around::<{ net::SSE2 | net::JOINT }>(board, p, false)
+            }
             // SAFETY: a net's kernel is one this CPU has
             // (`QuantNet::with_kernel`).
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { self.refresh_around_avx2(board, p) },
+            (Kernel::Avx2, Form::Lines) => unsafe {
+                self.refresh_around_avx2::<{ net::AVX2 }>(board, p)
+            },
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, Form::Joint) => unsafe {
+                self.refresh_around_avx2::<{ net::AVX2 | net::JOINT }>(board, p)
+            },
         }
     }
 
-    /// `refresh_around` with the AVX2 kernel, in a function that enables
-    /// AVX2.
+    /// `refresh_around` with the AVX2 kernel (`NET`: `AVX2`, with `JOINT`
+    /// or not), in a function that enables AVX2.
     ///
     /// SAFETY: the CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn refresh_around_avx2(&mut self, board: &Board, p: Pos) {
-        self.refresh_around::<{ net::AVX2 }>(board, p, false);
+    unsafe fn refresh_around_avx2<const NET: u8>(&mut self, board: &Board, p: Pos) {
+        self.refresh_around::<NET>(board, p, false);
     }
 
     /// With the net, add what the cells changed to its pools (the end of
@@ -430,8 +459,9 @@ impl Evaluator {
     /// Refresh `p` and the empty cells within `reach` of it on its four
     /// lines (each in that line's direction only); with `save`, log each
     /// cell on the undo stack before it changes. `NET`: 0 without a net,
-    /// else the net's kernel (`net::SCALAR`, `SSE2`, `AVX2`: the per-cell
-    /// work inlines here, and the net's pools are flushed at the end).
+    /// else the net's kernel and form (`net::kernel::code`: `net::SCALAR`, `SSE2`,
+    /// `AVX2`, plus `net::JOINT` in the joint form; the per-cell work
+    /// inlines here, and the net's pools are flushed at the end).
     #[inline(always)]
     fn refresh_around<const NET: u8>(&mut self, board: &Board, p: Pos, save: bool) {
         if save {
@@ -648,13 +678,25 @@ impl Evaluator {
     pub fn evaluate(&self, stm: Color) -> Score {
         match &self.net {
             None => self.classic(stm),
-            Some(n) => n.score(stm, self.moves()),
+            Some(n) => n.score(stm, self.moves(), self.net_tempo(n, stm)),
         }
     }
 
     /// The net's logit of `stm`'s win probability (None under Classic).
     pub fn net_logit(&self, stm: Color) -> Option<f32> {
-        self.net.as_ref().map(|n| n.logit(stm, self.moves()))
+        self.net
+            .as_ref()
+            .map(|n| n.logit(stm, self.moves(), self.net_tempo(n, stm)))
+    }
+
+    /// The tempo index the net `n` reads for `stm` (`net::tempo_index`;
+    /// the `Lines` form reads none: 0).
+    #[inline(always)]
+    fn net_tempo(&self, n: &NetState, stm: Color) -> usize {
+        match n.form() {
+            Form::Lines => 0,
+            Form::Joint => net::tempo_index(self, stm),
+        }
     }
 
     /// The classical static score for `stm`, whichever `kind`.

@@ -25,8 +25,7 @@ mod threats;
 
 use std::time::{Duration, Instant};
 
-use crate::brain::engine::{Engine, EvalKind, Limits, SearchOptions};
-use crate::brain::eval::Evaluator;
+use crate::brain::engine::{EvalKind, Limits, SearchOptions};
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::game::{Board, Pos};
 use crate::brain::search::Cutoffs;
@@ -219,7 +218,7 @@ fn run_one(
         eval,
         ..setup::options()
     };
-    let mut engine = Engine::with_table_bytes_and(tt_bytes, options);
+    let mut engine = setup::engine_with(tt_bytes, options);
     engine.set_threads(threads as i64);
     engine.prepare(); // the table is built before the clock starts
     let t0 = Instant::now();
@@ -258,7 +257,7 @@ fn run_all_with(
 ) -> BenchReport {
     // Build the pattern tables (and the net) first so they are not timed.
     for s in POSITIONS {
-        let _ = Evaluator::with_kind(&board_of(s), eval);
+        let _ = setup::evaluator(&board_of(s), eval);
     }
     let t0 = Instant::now();
     let lines: Vec<BenchLine> = POSITIONS
@@ -373,7 +372,7 @@ pub fn eval_speed(rounds: usize, eval: EvalKind) -> EvalSpeed {
     let mut updates = 0u64;
     for (b, picks) in boards.iter().zip(&plans) {
         let mut b = b.clone();
-        let mut ev = Evaluator::with_kind(&b, eval);
+        let mut ev = setup::evaluator(&b, eval);
         for &p in picks {
             b.play(p);
             ev.update(&b, p);
@@ -390,10 +389,10 @@ pub fn eval_speed(rounds: usize, eval: EvalKind) -> EvalSpeed {
         let mut b = b.clone();
         for &p in picks {
             b.play(p);
-            let ev = Evaluator::with_kind(&b, eval);
+            let ev = setup::evaluator(&b, eval);
             check2 += ev.evaluate(b.to_move()) as i64;
             b.unmake();
-            let _ = std::hint::black_box(Evaluator::with_kind(&b, eval));
+            let _ = std::hint::black_box(setup::evaluator(&b, eval));
         }
     }
     let scratch = t1.elapsed();
@@ -443,7 +442,7 @@ fn print_report(r: &BenchReport) {
     );
 }
 
-/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | threats | reach … | depth …] [--eval auto|classic|net]`;
+/// Entry point for `pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval | threats | reach … | depth …] [--eval auto|classic|net] [--net FILE]`;
 /// `args` are the words after `bench`. Returns the process exit code.
 /// `--eval classic|net` runs the depth, time, threads, eval, reach and depth-report benches with
 /// that evaluation under every rule (the signature is the default's, `auto`: each rule's own).
@@ -461,6 +460,23 @@ pub fn main_bench(args: &[String]) -> i32 {
                     return 2;
                 }
             }
+        } else if a == "--net" {
+            // The net every bench engine evaluates with, where its rule
+            // uses one (the node count changes with the net).
+            match it.next().map(|v| crate::cli::load_net(v)) {
+                Some(Ok((q, hash))) => {
+                    println!("Net file        : fnv1a64 {hash:016x}");
+                    setup::set_net(q);
+                }
+                Some(Err(e)) => {
+                    eprintln!("pbrain-sente bench: {e}");
+                    return 2;
+                }
+                None => {
+                    eprintln!("pbrain-sente bench: --net takes a weights file");
+                    return 2;
+                }
+            }
         } else if a == "--param" {
             let v = it.next().map(String::as_str).unwrap_or("");
             if let Err(e) = set_param(v) {
@@ -473,7 +489,7 @@ pub fn main_bench(args: &[String]) -> i32 {
         }
     }
     if eval != EvalKind::Classic {
-        let q = crate::brain::eval::net::embedded_net();
+        let q = setup::net().unwrap_or_else(crate::brain::eval::net::embedded_net);
         let scope = match eval {
             EvalKind::Auto => {
                 let nets: Vec<&str> = Rule::ALL
@@ -486,9 +502,10 @@ pub fn main_bench(args: &[String]) -> i32 {
             _ => String::new(),
         };
         println!(
-            "Evaluation      : net f={} h={}, kernel {}{scope}",
+            "Evaluation      : net f={} h={} {} form, kernel {}{scope}",
             q.f,
             q.hidden(),
+            q.form().name(),
             q.kernel().name()
         );
     }
@@ -593,7 +610,7 @@ pub fn main_bench(args: &[String]) -> i32 {
                 0
             }
             _ => {
-                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | reach [--ms MS | --nodes N] [--set dev|held|all] | depth [--ms MS]... [--out FILE] | first-move [--engine PATH]... [--rounds N] [--turn MS]] [--eval auto|classic|net]");
+                eprintln!("usage: pbrain-sente bench [DEPTH | time MS | threads [MS [N]] | pages [DEPTH [MB]] | eval [ROUNDS] | threats | reach [--ms MS | --nodes N] [--set dev|held|all] | depth [--ms MS]... [--out FILE] | first-move [--engine PATH]... [--rounds N] [--turn MS]] [--eval auto|classic|net] [--net FILE]");
                 2
             }
         },
@@ -603,6 +620,7 @@ pub fn main_bench(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::brain::eval::Evaluator;
     use crate::brain::game::testutil::pick;
     use crate::brain::types::Color;
 

@@ -1,13 +1,16 @@
 //! What every bench run shares: the table size that is part of the
-//! signature, and the search switches (and evaluation) this process's
-//! command line chose, set once by `main_bench` and read by each bench
-//! engine (the reach suite's too); and one bench search of a position, a
-//! fresh engine each (`fresh_search`, the reach and depth suites').
+//! signature, and the search switches (and evaluation, and net: `--net
+//! FILE`) this process's command line chose, set once by `main_bench` and
+//! read by each bench engine (the reach suite's too); and one bench search
+//! of a position, a fresh engine each (`fresh_search`, the reach and depth
+//! suites').
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use crate::brain::engine::{Engine, Limits, Report, SearchInfo, SearchOptions};
+use crate::brain::engine::{Engine, EvalKind, Limits, Report, SearchInfo, SearchOptions};
+use crate::brain::eval::net::QuantNet;
+use crate::brain::eval::Evaluator;
 use crate::brain::game::Board;
 use crate::brain::search::SearchResult;
 use crate::brain::types::RuleSet;
@@ -29,9 +32,44 @@ pub fn set_options(o: SearchOptions) {
     let _ = OPTIONS.set(o);
 }
 
-/// A bench engine: a table of exactly `tt_bytes`, the run's switches.
+/// The net of this process's bench runs (`--net FILE`; none: each rule's
+/// embedded one).
+static NET: OnceLock<Arc<QuantNet>> = OnceLock::new();
+
+/// The run's net (None: the embedded ones).
+pub fn net() -> Option<Arc<QuantNet>> {
+    NET.get().cloned()
+}
+
+/// Set the run's net; the first call wins.
+pub fn set_net(q: Arc<QuantNet>) {
+    let _ = NET.set(q);
+}
+
+/// A bench engine: a table of exactly `tt_bytes`, the run's switches and
+/// net.
 pub fn bench_engine(tt_bytes: usize) -> Engine {
-    Engine::with_table_bytes_and(tt_bytes, options())
+    engine_with(tt_bytes, options())
+}
+
+/// A bench engine with a table of `tt_bytes`, the switches `o` and the
+/// run's net.
+pub fn engine_with(tt_bytes: usize, o: SearchOptions) -> Engine {
+    let mut engine = Engine::with_table_bytes_and(tt_bytes, o);
+    if let Some(q) = net() {
+        engine.set_net(Some(q));
+    }
+    engine
+}
+
+/// An evaluator of `board` as a bench engine's search builds it: the
+/// run's net where `eval` uses a net under the board's rule, else
+/// `Evaluator::with_kind`.
+pub fn evaluator(board: &Board, eval: EvalKind) -> Evaluator {
+    match net() {
+        Some(q) if eval.uses_net(board.rules().rule) => Evaluator::with_net(board, q),
+        _ => Evaluator::with_kind(board, eval),
+    }
 }
 
 /// Search `board` (rule bits `rule`) with a fresh bench engine: a table of

@@ -20,11 +20,12 @@
 //! `update` (outside the search) and the evaluator's build change the net
 //! as they go (`set_cell`, `remove_cell`, `flush`), after a `sync`.
 //!
-//! The per-cell work takes the kernel as a constant (`K`, one of
-//! `kernel::SCALAR`, `SSE2`, `AVX2`): it is compiled once per kernel,
+//! The per-cell work takes the kernel and form as a constant (`K`, one of
+//! `kernel::SCALAR`, `SSE2`, `AVX2`, plus `kernel::JOINT` for a net of the
+//! joint form: `kernel::code`): it is compiled once per kernel and form,
 //! AVX2's inside functions that enable AVX2 (`sync_avx2` here,
 //! `Evaluator::refresh_around_net` there), so the lane operations inline
-//! into it. `K` must be the net's kernel (checked).
+//! into it. `K` must be the net's (checked).
 //!
 //! `score` takes `&self` (the evaluator's `evaluate` does): what it
 //! brings up to date sits in a `RefCell`, which the `&mut self` paths
@@ -33,8 +34,8 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::kernel::{self, Block, Kern, Kernel, BLOCK};
-use super::keys::{CellState, KeyChange};
+use super::kernel::{self, Block, Kern, Kernel, BLOCK, JOINT};
+use super::keys::{CellState, Form, KeyChange};
 use super::quant::QuantNet;
 use crate::brain::eval::weights::Class;
 use crate::brain::eval::{CellEval, Frame};
@@ -86,8 +87,10 @@ impl NetCell {
 #[derive(Clone)]
 pub(in crate::brain::eval) struct NetState {
     q: Arc<QuantNet>,
-    /// `q`'s kernel (the `K` every call must name).
+    /// `q`'s kernel and form (`kernel::code(kernel, form)`: the `K` every
+    /// call must name).
     kernel: Kernel,
+    form: Form,
     /// Lanes per cell: `2 · fp`, Black's accumulator first; in blocks.
     width: usize,
     nb: usize,
@@ -230,6 +233,7 @@ impl NetState {
         let nb = width / BLOCK;
         NetState {
             kernel: q.kernel(),
+            form: q.form(),
             q,
             width,
             nb,
@@ -262,9 +266,15 @@ impl NetState {
         self.kernel
     }
 
+    /// Its form.
+    pub(in crate::brain::eval) fn form(&self) -> Form {
+        self.form
+    }
+
     /// Cell `i`'s line codes and classes are now `new`; it was counted
     /// with `old`, or not counted (`None`: it joins the pool). For
-    /// `update` and the build, after a `sync`; `K`: the net's kernel.
+    /// `update` and the build, after a `sync`; `K`: the net's kernel and
+    /// form (`kernel::code`).
     #[inline(always)]
     pub(in crate::brain::eval) fn set_cell<const K: u8>(
         &mut self,
@@ -381,36 +391,56 @@ impl NetState {
     }
 
     /// Bring the accumulators and pools up to the evaluator's last frame
-    /// (`m`), with the net's kernel.
+    /// (`m`), with the net's kernel and form.
     #[inline]
     pub(in crate::brain::eval) fn sync(&self, m: Moves) {
         let st = &mut *self.st.borrow_mut();
         if st.synced == m.frames.len() {
             return;
         }
-        match (self.kernel, self.nb) {
-            (Kernel::Scalar, 1) => self.sync_with::<{ kernel::SCALAR }, 1>(st, m),
-            (Kernel::Scalar, _) => self.sync_with::<{ kernel::SCALAR }, 0>(st, m),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, 1) => self.sync_with::<{ kernel::SSE2 }, 1>(st, m),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, _) => self.sync_with::<{ kernel::SSE2 }, 0>(st, m),
-            // SAFETY: a net's kernel is one this CPU has
-            // (`QuantNet::with_kernel` checks `Kernel::available`).
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, 1) => unsafe { self.sync_avx2::<1>(st, m) },
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, _) => unsafe { self.sync_avx2::<0>(st, m) },
+        match self.form {
+            Form::Lines => self.sync_form::<0>(st, m),
+            Form::Joint => self.sync_form::<JOINT>(st, m),
         }
     }
 
-    /// `sync_with` the AVX2 kernel, in a function that enables AVX2.
+    /// `sync` for the form `F` (0 or `JOINT`) with the net's kernel.
+    #[inline(always)]
+    fn sync_form<const F: u8>(&self, st: &mut St, m: Moves) {
+        match (self.kernel, self.nb, F) {
+            (Kernel::Scalar, 1, 0) => self.sync_with::<{ kernel::SCALAR }, 1>(st, m),
+            (Kernel::Scalar, _, 0) => self.sync_with::<{ kernel::SCALAR }, 0>(st, m),
+            (Kernel::Scalar, 1, _) => self.sync_with::<{ kernel::SCALAR | JOINT }, 1>(st, m),
+            (Kernel::Scalar, _, _) => self.sync_with::<{ kernel::SCALAR | JOINT }, 0>(st, m),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, 1, 0) => self.sync_with::<{ kernel::SSE2 }, 1>(st, m),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, _, 0) => self.sync_with::<{ kernel::SSE2 }, 0>(st, m),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, 1, _) => self.sync_with::<{ kernel::SSE2 | JOINT }, 1>(st, m),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, _, _) => self.sync_with::<{ kernel::SSE2 | JOINT }, 0>(st, m),
+            // SAFETY: a net's kernel is one this CPU has
+            // (`QuantNet::with_kernel` checks `Kernel::available`).
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, 1, 0) => unsafe { self.sync_avx2::<{ kernel::AVX2 }, 1>(st, m) },
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, _, 0) => unsafe { self.sync_avx2::<{ kernel::AVX2 }, 0>(st, m) },
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, 1, _) => unsafe { self.sync_avx2::<{ kernel::AVX2 | JOINT }, 1>(st, m) },
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, _, _) => unsafe { self.sync_avx2::<{ kernel::AVX2 | JOINT }, 0>(st, m) },
+        }
+    }
+
+    /// `sync_with` the AVX2 kernel (`K`: `AVX2`, with `JOINT` or not), in
+    /// a function that enables AVX2.
     ///
     /// SAFETY: the CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn sync_avx2<const NB: usize>(&self, st: &mut St, m: Moves) {
-        self.sync_with::<{ kernel::AVX2 }, NB>(st, m);
+    unsafe fn sync_avx2<const K: u8, const NB: usize>(&self, st: &mut St, m: Moves) {
+        self.sync_with::<K, NB>(st, m);
     }
 
     /// `sync`'s work, frame by frame from the first one not synced: save
@@ -470,21 +500,23 @@ impl NetState {
         }
     }
 
-    /// The net's score for `stm` (synced first).
+    /// The net's score for `stm` (synced first), `tempo` the position's
+    /// tempo index (`joint::tempo_index`; unread in `Lines`).
     #[inline]
-    pub(in crate::brain::eval) fn score(&self, stm: Color, m: Moves) -> Score {
+    pub(in crate::brain::eval) fn score(&self, stm: Color, m: Moves, tempo: usize) -> Score {
         self.sync(m);
         let st = self.st.borrow();
         assert!(st.live.pending == 0, "the pools are flushed");
-        self.q.score(&st.live.pool, stm)
+        self.q.score(&st.live.pool, stm, tempo)
     }
 
-    /// The net's logit of `stm`'s win probability (synced first).
-    pub(in crate::brain::eval) fn logit(&self, stm: Color, m: Moves) -> f32 {
+    /// The net's logit of `stm`'s win probability (synced first; `tempo`
+    /// as in `score`).
+    pub(in crate::brain::eval) fn logit(&self, stm: Color, m: Moves, tempo: usize) -> f32 {
         self.sync(m);
         let st = self.st.borrow();
         assert!(st.live.pending == 0, "the pools are flushed");
-        self.q.logit(&st.live.pool, stm)
+        self.q.logit(&st.live.pool, stm, tempo)
     }
 
     /// The same pools, and the same accumulators in every cell `live`
@@ -511,7 +543,7 @@ impl NetState {
 
 #[cfg(test)]
 mod tests {
-    use super::super::format::random;
+    use super::super::format::random_of;
     use super::super::kernel::Kernel;
     use crate::brain::eval::{walk_step, Evaluator};
     use crate::brain::game::board::Board;
@@ -521,8 +553,8 @@ mod tests {
 
     use super::*;
 
-    fn net(f: usize, h: usize, seed: u64, kernel: Kernel) -> Arc<QuantNet> {
-        Arc::new(QuantNet::with_kernel(&random(f, h, seed), kernel).unwrap())
+    fn net(form: Form, f: usize, h: usize, seed: u64, kernel: Kernel) -> Arc<QuantNet> {
+        Arc::new(QuantNet::with_kernel(&random_of(form, f, h, seed), kernel).unwrap())
     }
 
     /// Every rule, plain and continuous: random makes, takebacks (both
@@ -531,13 +563,23 @@ mod tests {
     /// every kernel, and all kernels give the same logit and score.
     #[test]
     fn incremental_equals_scratch_under_every_rule_for_every_kernel() {
+        incremental_equals_scratch(Form::Lines);
+    }
+
+    /// The same with a net of the joint form.
+    #[test]
+    fn joint_incremental_equals_scratch_under_every_rule_for_every_kernel() {
+        incremental_equals_scratch(Form::Joint);
+    }
+
+    fn incremental_equals_scratch(form: Form) {
         let kernels = Kernel::available();
         let mut checks = 0;
         for (i, rule) in Rule::ALL.into_iter().enumerate() {
             for continuous in [false, true] {
                 let rules = RuleSet { rule, continuous };
                 let seed = 1000 + i as u64 * 2 + continuous as u64;
-                let nets: Vec<_> = kernels.iter().map(|&k| net(16, 8, seed, k)).collect();
+                let nets: Vec<_> = kernels.iter().map(|&k| net(form, 16, 8, seed, k)).collect();
                 let mut rng = SplitMix64::new(seed);
                 let mut b = Board::square(15, rules).unwrap();
                 let mut evs: Vec<Evaluator> = nets
@@ -585,16 +627,25 @@ mod tests {
 
     /// The net lags behind the moves until a score is asked for: search
     /// like sequences of pushes and pops (one- and two-block nets, every
-    /// kernel), with scores asked now and then. Frames are synced one at a
-    /// time and several at once, popped synced and unsynced, and whenever
-    /// a score is asked it and the state equal a fresh evaluation's.
+    /// kernel, both forms), with scores asked now and then. Frames are
+    /// synced one at a time and several at once, popped synced and
+    /// unsynced, and whenever a score is asked it and the state equal a
+    /// fresh evaluation's.
     #[test]
     fn lazy_net_state_follows_pushes_and_pops() {
         let kernels = Kernel::available();
         let (mut multi, mut unsynced_pops, mut synced_pops, mut checks) = (0, 0, 0, 0);
-        for (n, f) in [16, 40].into_iter().enumerate() {
+        for (n, (f, form)) in [
+            (16, Form::Lines),
+            (40, Form::Lines),
+            (16, Form::Joint),
+            (40, Form::Joint),
+        ]
+        .into_iter()
+        .enumerate()
+        {
             for &k in &kernels {
-                let q = net(f, 8, 77 + n as u64, k);
+                let q = net(form, f, 8, 77 + n as u64, k);
                 let mut rng = SplitMix64::new(5 + n as u64);
                 let mut b = Board::square(15, RuleSet::from(Rule::Renju)).unwrap();
                 let mut ev = Evaluator::with_net(&b, q.clone());
@@ -629,7 +680,7 @@ mod tests {
                 }
             }
         }
-        let runs = 2 * kernels.len();
+        let runs = 4 * kernels.len();
         assert!(checks > 150 * runs, "{checks}");
         assert!(multi > 20 * runs, "{multi}");
         assert!(unsynced_pops > 50 * runs && synced_pops > 50 * runs);

@@ -1,10 +1,11 @@
 //! The net's weights in floats (`NetWeights`), their file format ("SNET",
-//! checksummed), the weights built into the binary (`weights/`) and
-//! random weights for tests.
+//! checksummed; version 1 the `Lines` form, version 2 the joint form), the
+//! weights built into the binary (`weights/`) and random weights for
+//! tests.
 
 use anyhow::{bail, ensure, Result};
 
-use super::keys::ROWS;
+use super::keys::Form;
 use crate::brain::eval::weights::EVAL_LIMIT;
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::types::{Rule, Score};
@@ -13,13 +14,15 @@ use crate::brain::types::{Rule, Score};
 /// engine quantizes at load).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetWeights {
+    /// Which keys the cells have (`Lines`: the embedded nets' form).
+    pub form: Form,
     /// Features per cell and colour.
     pub f: usize,
     /// Hidden units of the head.
     pub h: usize,
     /// Score units per logit.
     pub k: f32,
-    /// `rows() × f`, row-major.
+    /// `form.rows() × f`, row-major.
     pub embed: Vec<f32>,
     /// `f`.
     pub bias: Vec<f32>,
@@ -30,12 +33,35 @@ pub struct NetWeights {
     /// `h`.
     pub w2: Vec<f32>,
     pub b2: f32,
+    /// `form.tempo()`: the term added to the output per tempo index
+    /// (`joint::tempo_index`; empty in `Lines`).
+    pub tempo: Vec<f32>,
 }
 
 /// The file's first four bytes.
 pub const MAGIC: &[u8; 4] = b"SNET";
-/// Format version written by `to_bytes`.
+/// Format version `to_bytes` writes for the `Lines` form (the embedded
+/// nets' files)...
 pub const VERSION: u32 = 1;
+/// ... and for the joint form (the same fields, `rows` the joint form's,
+/// then the tempo table's `Form::tempo` floats before the checksum).
+pub const VERSION_JOINT: u32 = 2;
+
+/// The form of a file version, and the version of a form.
+fn form_of(version: u32) -> Option<Form> {
+    match version {
+        VERSION => Some(Form::Lines),
+        VERSION_JOINT => Some(Form::Joint),
+        _ => None,
+    }
+}
+
+fn version_of(form: Form) -> u32 {
+    match form {
+        Form::Lines => VERSION,
+        Form::Joint => VERSION_JOINT,
+    }
+}
 /// Largest `f` and `h` a file may declare (a few MB at most).
 pub const MAX_DIM: usize = 1024;
 
@@ -51,19 +77,44 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 impl NetWeights {
-    /// All zeros (outputs `b2` = 0 everywhere), with dimensions `f`, `h`.
+    /// All zeros (outputs `b2` = 0 everywhere), with dimensions `f`, `h`
+    /// (the `Lines` form).
     pub fn zeros(f: usize, h: usize, k: f32) -> NetWeights {
+        NetWeights::zeros_of(Form::Lines, f, h, k)
+    }
+
+    /// All zeros, of the form `form`.
+    pub fn zeros_of(form: Form, f: usize, h: usize, k: f32) -> NetWeights {
         NetWeights {
+            form,
             f,
             h,
             k,
-            embed: vec![0.0; ROWS * f],
+            embed: vec![0.0; form.rows() * f],
             bias: vec![0.0; f],
             w1: vec![0.0; h * 2 * f],
             b1: vec![0.0; h],
             w2: vec![0.0; h],
             b2: 0.0,
+            tempo: vec![0.0; form.tempo()],
         }
+    }
+
+    /// These weights in the joint form: the same net (its joint rows and
+    /// tempo terms zero), to train on from (`tune net --init --form
+    /// joint`). A joint net stays as it is.
+    pub fn to_joint(&self) -> NetWeights {
+        if self.form == Form::Joint {
+            return self.clone();
+        }
+        let mut w = NetWeights::zeros_of(Form::Joint, self.f, self.h, self.k);
+        w.embed[..self.embed.len()].copy_from_slice(&self.embed);
+        w.bias.clone_from(&self.bias);
+        w.w1.clone_from(&self.w1);
+        w.b1.clone_from(&self.b1);
+        w.w2.clone_from(&self.w2);
+        w.b2 = self.b2;
+        w
     }
 
     /// Do the vectors have the lengths the dimensions say, and are the
@@ -74,11 +125,19 @@ impl NetWeights {
             (1..=MAX_DIM).contains(&f) && (1..=MAX_DIM).contains(&h),
             "net dimensions f={f} h={h} out of 1..={MAX_DIM}"
         );
-        ensure!(self.embed.len() == ROWS * f, "embed length");
+        ensure!(self.embed.len() == self.form.rows() * f, "embed length");
+        ensure!(self.tempo.len() == self.form.tempo(), "tempo length");
         ensure!(self.bias.len() == f, "bias length");
         ensure!(self.w1.len() == h * 2 * f, "w1 length");
         ensure!(self.b1.len() == h && self.w2.len() == h, "b1/w2 length");
-        let all = [&self.embed, &self.bias, &self.w1, &self.b1, &self.w2];
+        let all = [
+            &self.embed,
+            &self.bias,
+            &self.w1,
+            &self.b1,
+            &self.w2,
+            &self.tempo,
+        ];
         ensure!(
             all.iter().all(|v| v.iter().all(|x| x.is_finite()))
                 && self.b2.is_finite()
@@ -89,13 +148,16 @@ impl NetWeights {
         Ok(())
     }
 
-    /// The weights file: `SNET`, version, f, h, rows (u32 each), k, the
-    /// arrays embed, bias, w1, b1, w2 and b2 (f32), all little-endian, then
-    /// an FNV-1a 64 checksum of everything before it.
+    /// The weights file: `SNET`, version (the form's), f, h, rows (u32
+    /// each), k, the arrays embed, bias, w1, b1, w2 and b2 (f32), in the
+    /// joint form then the tempo table, all little-endian, then an FNV-1a
+    /// 64 checksum of everything before it.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(24 + 4 * (ROWS * self.f + 3 * self.f * self.h) + 8);
+        let rows = self.form.rows();
+        let mut out = Vec::with_capacity(24 + 4 * (rows * self.f + 3 * self.f * self.h) + 8);
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, self.f as u32, self.h as u32, ROWS as u32] {
+        let version = version_of(self.form);
+        for v in [version, self.f as u32, self.h as u32, rows as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.k.to_le_bytes());
@@ -105,6 +167,9 @@ impl NetWeights {
             }
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
+        for x in &self.tempo {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -122,16 +187,21 @@ impl NetWeights {
         ensure!(sum == fnv1a(body), "net file checksum mismatch");
         let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
         let version = u32_at(4);
-        if version != VERSION {
-            bail!("net file version {version}, expected {VERSION}");
-        }
+        let Some(form) = form_of(version) else {
+            bail!("net file version {version}, expected {VERSION} or {VERSION_JOINT}");
+        };
         let (f, h, rows) = (u32_at(8) as usize, u32_at(12) as usize, u32_at(16) as usize);
-        ensure!(rows == ROWS, "net file has {rows} rows, expected {ROWS}");
+        let want = form.rows();
+        ensure!(
+            rows == want,
+            "net file ({} form) has {rows} rows, expected {want}",
+            form.name()
+        );
         ensure!(
             (1..=MAX_DIM).contains(&f) && (1..=MAX_DIM).contains(&h),
             "net dimensions f={f} h={h} out of 1..={MAX_DIM}"
         );
-        let floats = ROWS * f + f + 2 * f * h + 2 * h + 1;
+        let floats = rows * f + f + 2 * f * h + 2 * h + 1 + form.tempo();
         ensure!(
             body.len() == 24 + 4 * floats,
             "net file length {} for f={f} h={h}",
@@ -147,13 +217,15 @@ impl NetWeights {
             v
         };
         let k = f32::from_le_bytes(body[20..24].try_into().expect("4 bytes"));
-        let embed = take(ROWS * f);
+        let embed = take(rows * f);
         let bias = take(f);
         let w1 = take(h * 2 * f);
         let b1 = take(h);
         let w2 = take(h);
         let b2 = take(1)[0];
+        let tempo = take(form.tempo());
         let w = NetWeights {
+            form,
             f,
             h,
             k,
@@ -163,6 +235,7 @@ impl NetWeights {
             b1,
             w2,
             b2,
+            tempo,
         };
         w.check()?;
         Ok(w)
@@ -212,14 +285,21 @@ pub fn embedded_for(rule: Rule) -> NetWeights {
 
 /// Random weights for tests and the placeholder file: embeddings and bias
 /// of the order of the clipped range, a head that gives logits of order
-/// one on ordinary boards; `k` the classical scale (772).
+/// one on ordinary boards; `k` the classical scale (772). The `Lines`
+/// form.
 pub fn random(f: usize, h: usize, seed: u64) -> NetWeights {
+    random_of(Form::Lines, f, h, seed)
+}
+
+/// `random` of the form `form` (the joint form's joint rows drawn as the
+/// others, after them; then its tempo terms in ±0.5).
+pub fn random_of(form: Form, f: usize, h: usize, seed: u64) -> NetWeights {
     let mut rng = SplitMix64::new(seed);
     let mut uni = |lo: f32, hi: f32| {
         let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
         lo + (hi - lo) * u
     };
-    let mut w = NetWeights::zeros(f, h, 772.0);
+    let mut w = NetWeights::zeros_of(form, f, h, 772.0);
     w.embed.iter_mut().for_each(|x| *x = uni(-0.4, 0.4));
     w.bias.iter_mut().for_each(|x| *x = uni(-0.1, 0.4));
     let a = 0.6 / (2.0 * f as f32).sqrt();
@@ -227,6 +307,7 @@ pub fn random(f: usize, h: usize, seed: u64) -> NetWeights {
     w.b1.iter_mut().for_each(|x| *x = uni(-0.5, 0.5));
     w.w2.iter_mut().for_each(|x| *x = uni(-1.0, 1.0));
     w.b2 = uni(-0.1, 0.1);
+    w.tempo.iter_mut().for_each(|x| *x = uni(-0.5, 0.5));
     w
 }
 
@@ -252,6 +333,39 @@ mod tests {
         assert_ne!(other, w);
         other.k = -1.0;
         assert!(NetWeights::from_bytes(&other.to_bytes()).is_err());
+    }
+
+    /// The joint form's file: version 2, its rows and tempo table, read
+    /// back whole; damage refused; `Lines` files keep version 1; a file
+    /// whose version and rows disagree is refused.
+    #[test]
+    fn joint_files_round_trip() {
+        let w = random_of(Form::Joint, 16, 8, 7);
+        assert_eq!(w.embed.len(), Form::Joint.rows() * 16);
+        assert_eq!(w.tempo.len(), 256);
+        let bytes = w.to_bytes();
+        let version = |b: &[u8]| u32::from_le_bytes(b[4..8].try_into().unwrap());
+        assert_eq!(version(&bytes), VERSION_JOINT);
+        assert_eq!(version(&random(16, 8, 7).to_bytes()), VERSION);
+        let back = NetWeights::from_bytes(&bytes).unwrap();
+        assert_eq!(back, w);
+        for i in [5, 17, 100, bytes.len() - 20, bytes.len() - 1] {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(NetWeights::from_bytes(&bad).is_err(), "byte {i}");
+        }
+        // A version-1 header on joint rows (checksum made good) is refused.
+        let mut lied = bytes[..bytes.len() - 8].to_vec();
+        lied[4..8].copy_from_slice(&VERSION.to_le_bytes());
+        let sum = fnv1a(&lied);
+        lied.extend_from_slice(&sum.to_le_bytes());
+        assert!(NetWeights::from_bytes(&lied).is_err());
+        // Random `Lines` weights carry no tempo table, and the joint
+        // form's first rows are drawn as theirs.
+        let l = random(16, 8, 7);
+        assert_eq!(l.form, Form::Lines);
+        assert!(l.tempo.is_empty());
+        assert_eq!(l.embed[..], w.embed[..l.embed.len()]);
     }
 
     #[test]

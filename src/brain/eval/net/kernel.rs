@@ -18,7 +18,7 @@
 //! (`Evaluator::refresh_around_net`), so the lane operations and their
 //! intrinsics inline there.
 
-use super::keys::KeyChange;
+use super::keys::{Form, KeyChange};
 
 /// The accumulators' scale: 1.0 is `QA`, so the clipped range is `0..=QA`.
 pub const QA: i32 = 256;
@@ -54,12 +54,16 @@ pub(super) fn blocks(lanes: &[i16]) -> Vec<Block> {
 
 /// What the kernel reads of a quantized net (`QuantNet::rows`): blocks per
 /// cell (`nb`: both colours' accumulators, `2 · fp` lanes), the pair table
-/// (`PAIR_ROWS` rows of `nb` blocks) and the bias of both colours (`nb`).
+/// (`Form::pair_rows` rows of `nb` blocks), the bias of both colours
+/// (`nb`), the net's form and, in the joint form, the joint keys' table
+/// (`joint::joint_table`; empty in `Lines`).
 #[derive(Clone, Copy)]
 pub(super) struct Rows<'a> {
     pub nb: usize,
     pub pairs: &'a [Block],
     pub bias: &'a [Block],
+    pub form: Form,
+    pub jt: &'a [u16],
 }
 
 /// Which implementation of the per-cell work runs.
@@ -132,11 +136,24 @@ pub(in crate::brain::eval) const SCALAR: u8 = 1;
 pub(in crate::brain::eval) const SSE2: u8 = 2;
 pub(in crate::brain::eval) const AVX2: u8 = 3;
 
+/// Added to a kernel's constant for a net of the joint form
+/// (`Form::Joint`): code compiled once per kernel and form (`code`).
+pub(in crate::brain::eval) const JOINT: u8 = 4;
+
+/// The constant the code for a net of kernel `k` and form `form` is
+/// compiled with (what every `K` names: `Kernel::id`, plus `JOINT`).
+pub(in crate::brain::eval) const fn code(k: Kernel, form: Form) -> u8 {
+    match form {
+        Form::Lines => k.id(),
+        Form::Joint => k.id() | JOINT,
+    }
+}
+
 /// Run `body` with `L` the lanes of the kernel `K` and `R` the registers
 /// of a block. SAFETY (callers): the CPU has `K`'s instructions.
 macro_rules! with_lanes {
     ($k:expr, $l:ident, $r:ident => $body:expr) => {
-        match $k {
+        match $k & !JOINT {
             SCALAR => {
                 type $l = Scalar;
                 const $r: usize = BLOCK;
@@ -160,7 +177,8 @@ macro_rules! with_lanes {
 }
 
 /// The kernel `K` over a net's rows (`q`), checked once (`new`): `K` is
-/// the net's kernel, so the CPU has its lanes, and a cell is `NB` blocks
+/// the net's kernel and form (`code`), so the CPU has its lanes and the
+/// keys are the net's, and a cell is `NB` blocks
 /// (`NB` 0: `q.nb`, known at run time; 1: one block, a net of up to 32
 /// features, the embedded one, for which the loops over blocks vanish and
 /// the rows are addressed directly).
@@ -171,10 +189,10 @@ pub(super) struct Kern<'a, const K: u8, const NB: usize> {
 
 impl<'a, const K: u8, const NB: usize> Kern<'a, K, NB> {
     /// The kernel `K` of a quantized net whose kernel is `kernel` and rows
-    /// `q` (checked: `K` must be `kernel`, `NB` 0 or `q.nb`).
+    /// `q` (checked: `K` must be `code(kernel, q.form)`, `NB` 0 or `q.nb`).
     #[inline(always)]
     pub fn new(kernel: Kernel, q: Rows<'a>) -> Self {
-        assert!(kernel.id() == K && (NB == 0 || NB == q.nb));
+        assert!(code(kernel, q.form) == K && (NB == 0 || NB == q.nb));
         Kern { q }
     }
 
@@ -189,8 +207,9 @@ impl<'a, const K: u8, const NB: usize> Kern<'a, K, NB> {
     }
 
     /// The cell `acc` (`nb` blocks: both colours' accumulators) changes
-    /// as `ch` says (a fresh cell: the bias plus its six pair rows; a
-    /// counted one: minus the rows of what changed, plus the new ones);
+    /// as `ch` says (a fresh cell: the bias plus its six pair rows, eight
+    /// in the joint form; a counted one: minus the rows of what changed,
+    /// plus the new ones);
     /// `delta` (the same lanes, wrapping `i16`) gets its new clipped values
     /// minus the old (a fresh cell had none).
     #[inline(always)]
@@ -201,7 +220,13 @@ impl<'a, const K: u8, const NB: usize> Kern<'a, K, NB> {
         // and a `QuantNet`'s kernel is one of `Kernel::available`
         // (`QuantNet::with_kernel` checks): the CPU has its instructions.
         // Every load and store lies in a block (`apply`).
-        unsafe { with_lanes!(K, L, R => apply::<L, R, NB>(self.q, ch, acc, delta)) }
+        unsafe {
+            if K & JOINT != 0 {
+                with_lanes!(K, L, R => apply::<L, R, NB, true>(self.q, ch, acc, delta))
+            } else {
+                with_lanes!(K, L, R => apply::<L, R, NB, false>(self.q, ch, acc, delta))
+            }
+        }
     }
 
     /// A counted cell was filled: take its clipped accumulators `acc` out
@@ -260,10 +285,11 @@ trait Lanes: Copy {
 
 /// The per-cell work of `change`, a block at a time, the block in `R`
 /// registers of `L`: a fresh cell's accumulators are the bias plus its six
-/// pair rows, with nothing to take out of `delta`; a counted cell's lose
-/// the rows of what changed and gain the new ones (in any order: the sums
-/// wrap, and the result is exact), and `delta` gets the new clipped values
-/// minus the old. The rows are indexed with bounds checks.
+/// pair rows (eight with `J`, the joint form: `KeyChange::rows_joint`),
+/// with nothing to take out of `delta`; a counted cell's lose the rows of
+/// what changed and gain the new ones (in any order: the sums wrap, and
+/// the result is exact), and `delta` gets the new clipped values minus the
+/// old. The rows are indexed with bounds checks.
 ///
 /// `NB`: the blocks of a cell when known at compile time (`q.nb`), 0 when
 /// not.
@@ -271,7 +297,7 @@ trait Lanes: Copy {
 /// SAFETY: the CPU has `L`'s instructions; `R · L::N = BLOCK` (checked at
 /// compile time), so register `r < R` of a block lies in it.
 #[inline(always)]
-unsafe fn apply<L: Lanes, const R: usize, const NB: usize>(
+unsafe fn apply<L: Lanes, const R: usize, const NB: usize, const J: bool>(
     q: Rows,
     ch: &KeyChange,
     acc: &mut [Block],
@@ -288,10 +314,13 @@ unsafe fn apply<L: Lanes, const R: usize, const NB: usize>(
                 for (r, x) in v.iter_mut().enumerate() {
                     *x = L::get(&q.bias[b], r);
                 }
-                for k in KeyChange::rows(new) {
-                    let t = &q.pairs[k as usize * nb + b];
-                    for (r, x) in v.iter_mut().enumerate() {
-                        *x = x.add(L::get(t, r));
+                if J {
+                    for k in KeyChange::rows_joint(new, q.jt) {
+                        add_row(&mut v, &q.pairs[k as usize * nb + b]);
+                    }
+                } else {
+                    for k in KeyChange::rows(new) {
+                        add_row(&mut v, &q.pairs[k as usize * nb + b]);
                     }
                 }
             }
@@ -300,7 +329,7 @@ unsafe fn apply<L: Lanes, const R: usize, const NB: usize>(
                     v[r] = L::get(a, r);
                     before[r] = v[r].clip();
                 }
-                for (s, k) in KeyChange::swaps(old, new) {
+                for (s, k) in KeyChange::swaps::<J>(old, new, q.jt) {
                     let (s, t) = (&q.pairs[s as usize * nb + b], &q.pairs[k as usize * nb + b]);
                     for (r, x) in v.iter_mut().enumerate() {
                         *x = x.sub(L::get(s, r)).add(L::get(t, r));
@@ -313,6 +342,16 @@ unsafe fn apply<L: Lanes, const R: usize, const NB: usize>(
             // Both clipped values lie in 0..=QA: the difference fits i16.
             L::get(d, r).add(v[r].clip().sub(before[r])).put(d, r);
         }
+    }
+}
+
+/// `v += t`, lane by lane (`apply`'s fresh rows).
+///
+/// SAFETY: as `apply`.
+#[inline(always)]
+unsafe fn add_row<L: Lanes, const R: usize>(v: &mut [L; R], t: &Block) {
+    for (r, x) in v.iter_mut().enumerate() {
+        *x = x.add(L::get(t, r));
     }
 }
 
@@ -478,8 +517,9 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::format::random;
-    use super::super::keys::{line_pair, CellState, NIBBLES};
+    use super::super::format::{random, random_of};
+    use super::super::joint::{joint_table, JOINT_KEYS, NO_JOINT};
+    use super::super::keys::{joint_pair, line_pair, CellState, JOINT_ROWS, NIBBLES};
     use super::super::quant::QuantNet;
     use super::*;
     use crate::brain::eval::weights::Class;
@@ -507,44 +547,80 @@ mod tests {
         }
     }
 
-    /// `op` with the net's kernel, as `NetState` runs it (`NB` 1 for a
-    /// one-block net).
+    /// `op` with the net's kernel and form, as `NetState` runs it (`NB`
+    /// 1 for a one-block net).
     fn run_any(q: &QuantNet, op: Op, acc: &mut [Block], delta: &mut [Block]) {
         let one = q.rows().nb == 1;
-        match (q.kernel(), one) {
-            (Kernel::Scalar, false) => run::<SCALAR, 0>(q, op, acc, delta),
-            (Kernel::Scalar, true) => run::<SCALAR, 1>(q, op, acc, delta),
+        let j = q.form() == Form::Joint;
+        match (q.kernel(), one, j) {
+            (Kernel::Scalar, false, false) => run::<SCALAR, 0>(q, op, acc, delta),
+            (Kernel::Scalar, true, false) => run::<SCALAR, 1>(q, op, acc, delta),
+            (Kernel::Scalar, false, true) => run::<{ SCALAR | JOINT }, 0>(q, op, acc, delta),
+            (Kernel::Scalar, true, true) => run::<{ SCALAR | JOINT }, 1>(q, op, acc, delta),
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, false) => run::<SSE2, 0>(q, op, acc, delta),
+            (Kernel::Sse2, false, false) => run::<SSE2, 0>(q, op, acc, delta),
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, true) => run::<SSE2, 1>(q, op, acc, delta),
+            (Kernel::Sse2, true, false) => run::<SSE2, 1>(q, op, acc, delta),
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, false) => run::<AVX2, 0>(q, op, acc, delta),
+            (Kernel::Sse2, false, true) => run::<{ SSE2 | JOINT }, 0>(q, op, acc, delta),
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, true) => run::<AVX2, 1>(q, op, acc, delta),
+            (Kernel::Sse2, true, true) => run::<{ SSE2 | JOINT }, 1>(q, op, acc, delta),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, false, false) => run::<AVX2, 0>(q, op, acc, delta),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, true, false) => run::<AVX2, 1>(q, op, acc, delta),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, false, true) => run::<{ AVX2 | JOINT }, 0>(q, op, acc, delta),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, true, true) => run::<{ AVX2 | JOINT }, 1>(q, op, acc, delta),
         }
     }
 
-    /// A random cell state: any nibbles (past 11 too: their rows are
-    /// zero) and classes.
+    /// A random cell state: any nibbles (past 11 too, one in eight: their
+    /// rows are zero, and so is the joint row of a code with one) and
+    /// classes.
     fn random_state(rng: &mut SplitMix64) -> CellState {
-        let code = [0, 1].map(|_| rng.next_u64() as u16);
+        let code = [0, 1].map(|_| {
+            (0..4).fold(0u16, |c, d| {
+                let n = if rng.below(8) == 0 {
+                    12 + rng.below(4)
+                } else {
+                    rng.below(12)
+                };
+                c | (n as u16) << (4 * d)
+            })
+        });
         let class = [0, 1].map(|_| Class::ALL[rng.below(Class::ALL.len() as u64) as usize]);
         (code, class)
+    }
+
+    /// How many rows a counted cell swaps from `old` to `new` in `form`.
+    fn swap_count(form: Form, old: CellState, new: CellState) -> usize {
+        match form {
+            Form::Lines => KeyChange::swaps::<false>(old, new, &[]).count(),
+            Form::Joint => KeyChange::swaps::<true>(old, new, joint_table()).count(),
+        }
     }
 
     /// The kernels on raw rows, extremes included (every lane at
     /// `±TERM_LIMIT`, so sums reach the ends of `i16`): the same
     /// accumulators, pending differences and pools as the scalar kernel,
-    /// for new and for counted cells (one to six rows swapped), for
-    /// removal and for flushes, with nets of one and of two blocks.
+    /// for new and for counted cells (one to six rows swapped, to eight in
+    /// the joint form), for removal and for flushes, with nets of one and
+    /// of two blocks, of both forms.
     #[test]
     fn every_kernel_matches_scalar_on_raw_rows() {
+        for form in Form::ALL {
+            kernels_match_scalar(form);
+        }
+    }
+
+    fn kernels_match_scalar(form: Form) {
         let mut rng = SplitMix64::new(99);
         let kernels = Kernel::available();
-        let mut swapped = [0usize; 7];
+        let mut swapped = [0usize; 9];
         for f in [16, 40] {
-            let mut w = random(f, 4, 5);
+            let mut w = random_of(form, f, 4, 5);
             // Some rows at the limits, the rest spread beyond the clip.
             for (i, x) in w.embed.iter_mut().enumerate() {
                 *x = match i % 7 {
@@ -575,10 +651,19 @@ mod tests {
                         (true, KeyChange::Fresh(old))
                     }
                     Some(old) => {
-                        // Change some directions and classes of `old`.
+                        // Change some directions and classes of `old`:
+                        // each nibble kept with odds 3 in 4.
                         let new = random_state(&mut rng);
-                        let keep = rng.next_u64() as u16;
-                        let code = [0, 1].map(|c| (old.0[c] & keep) | (new.0[c] & !keep));
+                        let code = [0, 1].map(|c| {
+                            (0..4).fold(0u16, |x, d| {
+                                let from = if rng.below(4) == 0 {
+                                    new.0[c]
+                                } else {
+                                    old.0[c]
+                                };
+                                x | (from & (15 << (4 * d)))
+                            })
+                        });
                         let class = [0, 1].map(|c| {
                             if rng.below(2) == 0 {
                                 old.1[c]
@@ -587,7 +672,7 @@ mod tests {
                             }
                         });
                         cell = Some((code, class));
-                        swapped[KeyChange::swaps(old, (code, class)).count()] += 1;
+                        swapped[swap_count(form, old, (code, class))] += 1;
                         (false, KeyChange::Between(old, (code, class)))
                     }
                     None => {
@@ -619,8 +704,10 @@ mod tests {
             assert!(lanes().any(|a| a < -(QA as i16) * 4));
             assert!(pool.iter().any(|&p| p != 0));
         }
-        // Every number of swapped rows, none to six, was tried.
-        assert!(swapped.iter().all(|&n| n > 0), "{swapped:?}");
+        // Every number of swapped rows, none to six (eight), was tried.
+        let most = form.keys_per_cell();
+        assert!(swapped[..=most].iter().all(|&n| n > 0), "{swapped:?}");
+        assert!(swapped[most + 1..].iter().all(|&n| n == 0), "{swapped:?}");
         #[cfg(target_arch = "x86_64")]
         assert!(kernels.contains(&Kernel::Sse2));
     }
@@ -673,5 +760,47 @@ mod tests {
                 line + k,
             );
         }
+        assert_eq!(rows.pairs.len(), Form::Lines.pair_rows() * rows.nb);
+    }
+
+    /// In the joint form the pair table also holds each joint key's rows
+    /// (Black's: own then opp, White's: opp then own; `NO_JOINT`'s zero),
+    /// and its line and class pairs are the `Lines` form's.
+    #[test]
+    fn joint_pair_rows_are_both_colours_rows() {
+        let w = random_of(Form::Joint, 40, 4, 6);
+        let q = QuantNet::new(&w).unwrap();
+        let (rows, fp) = (q.rows(), q.fp);
+        assert_eq!(rows.pairs.len(), Form::Joint.pair_rows() * rows.nb);
+        let lanes = |key: usize| -> Vec<i16> {
+            rows.pairs[key * rows.nb..(key + 1) * rows.nb]
+                .iter()
+                .flat_map(|b| b.0)
+                .collect()
+        };
+        let limit = super::super::term_limit(Form::Joint);
+        let quant = |r: usize, j: usize| {
+            ((w.embed[r * w.f + j] * QA as f32).round() as i32).clamp(-limit, limit) as i16
+        };
+        let check = |key: usize, black: usize, white: usize| {
+            let l = lanes(key);
+            for j in 0..fp {
+                let want = |r| if j < w.f { quant(r, j) } else { 0 };
+                assert_eq!(l[j], want(black), "key {key} lane {j}");
+                assert_eq!(l[fp + j], want(white), "key {key} lane {j}");
+            }
+        };
+        for j in 0..JOINT_KEYS {
+            let (own, opp) = (JOINT_ROWS + j, JOINT_ROWS + JOINT_KEYS + j);
+            check(joint_pair(0, j as u16) as usize, own, opp);
+            check(joint_pair(1, j as u16) as usize, opp, own);
+        }
+        for side in 0..2 {
+            let key = joint_pair(side, NO_JOINT) as usize;
+            assert!(lanes(key).iter().all(|&l| l == 0), "side {side}");
+        }
+        check(line_pair(3, 7), 3 * NIBBLES + 7, 7 * NIBBLES + 3);
+        // Nine terms to a sum: a lower limit than the six rows' form.
+        assert!(limit < super::super::TERM_LIMIT);
     }
 }

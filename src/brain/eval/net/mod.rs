@@ -17,7 +17,17 @@
 //! sigmoid scale, so search margins keep their meaning), within
 //! `EVAL_LIMIT`.
 //!
-//! - `keys`: the form (the six keys of a cell, how they change);
+//! The joint form (`Form::Joint`, weights file version 2; beside today's
+//! `Form::Lines`, which the embedded nets keep) sees each cell whole: two
+//! more keys per cell and colour, the multiset of the colour's own four
+//! nibbles and that of the other colour's (`joint::joint_rank`, 1365
+//! values each, rows of their own), so `acc` sums eight rows; and the
+//! logit gains a learned term per threat/tempo index (`joint::tempo_index`:
+//! which of five, open four or four-three, any four, double three each
+//! side can make, the side to move's bits and the other's; 256 entries).
+//!
+//! - `keys`: the forms (the six or eight keys of a cell, how they change);
+//! - `joint`: the joint form's joint keys and tempo index;
 //! - `format`: the float weights (`NetWeights`), the "SNET" weights file,
 //!   the embedded weights (`weights/`: freestyle's, used by every rule
 //!   but renju, and renju's; `embedded_for`) and random weights for tests;
@@ -37,19 +47,23 @@
 pub(super) mod accum;
 mod float;
 mod format;
+mod joint;
 mod kernel;
 mod keys;
 mod quant;
 
 pub use float::{forward_f32, head_f32, pooled_f32};
 pub use format::{
-    embedded_file, embedded_for, fnv1a, random, NetWeights, EMBEDDED, EMBEDDED_FILES, MAGIC,
-    MAX_DIM, VERSION,
+    embedded_file, embedded_for, fnv1a, random, random_of, NetWeights, EMBEDDED, EMBEDDED_FILES,
+    MAGIC, MAX_DIM, VERSION, VERSION_JOINT,
+};
+pub use joint::{
+    joint_rank, joint_table, tempo_bits, tempo_index, JOINT_KEYS, TEMPO_BITS, TEMPO_ENTRIES,
 };
 pub use kernel::{Kernel, LANES, QA};
-pub(in crate::brain::eval) use kernel::{AVX2, SCALAR, SSE2};
+pub(in crate::brain::eval) use kernel::{AVX2, JOINT, SCALAR, SSE2};
 pub use keys::{
-    cell_keys, line_pair, rows, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS,
-    POOL_DIV, ROWS,
+    cell_keys, cell_keys_joint, line_pair, rows, Form, CLASS_PAIRS, JOINT_ROWS, KEYS_PER_CELL,
+    KEYS_PER_CELL_JOINT, LINE_KEYS, NIBBLES, PAIR_ROWS, POOL_DIV, ROWS,
 };
-pub use quant::{embedded_net, embedded_net_for, QuantNet, TERM_LIMIT};
+pub use quant::{embedded_net, embedded_net_for, term_limit, QuantNet, TERM_LIMIT};

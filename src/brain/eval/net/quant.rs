@@ -2,12 +2,13 @@
 //! reference), kept incrementally by the evaluator (`accum`).
 //!
 //! At load the float weights are quantized: embeddings and bias as `i16`
-//! with 1.0 = `QA` (each clamped to `TERM_LIMIT`, so that the bias plus six
-//! rows can never leave `i16`: the sums are exact whatever the order), laid
-//! out as a pair table (`keys::PAIR_ROWS`: each row both colours' rows of
-//! one key, so that a changed direction or class is one row for the
-//! cell's two accumulators); the head stays `f32` with the pooling's scale
-//! folded into `W1`. Per empty cell the evaluator keeps both colours'
+//! with 1.0 = `QA` (each clamped to `term_limit`, so that the bias plus six
+//! rows, eight in the joint form, can never leave `i16`: the sums are exact
+//! whatever the order), laid out as a pair table (`Form::pair_rows`: each
+//! row both colours' rows of one key, so that a changed direction, class
+//! or joint key is one row for the cell's two accumulators); the head
+//! stays `f32` with the pooling's scale folded into `W1`, and the joint
+//! form's tempo term is added to its output as it is (`f32`). Per empty cell the evaluator keeps both colours'
 //! accumulators (`bias + six rows`, `fp` lanes each: `f` rounded up to
 //! `LANES`, the extra lanes zero; together whole `kernel::Block`s) and per
 //! colour the pooled sum of the clipped accumulators (`clamp(acc, 0, QA)`,
@@ -29,8 +30,12 @@ use std::sync::{Arc, OnceLock};
 use anyhow::Result;
 
 use super::format::{embedded_file, embedded_for, NetWeights, EMBEDDED_FILES};
+use super::joint::{joint_table, JOINT_KEYS, NO_JOINT};
 use super::kernel::{blocks, Block, Kernel, Rows, BLOCK, LANES, QA};
-use super::keys::{line_pair, CLASS_PAIRS, KEYS_PER_CELL, LINE_KEYS, NIBBLES, PAIR_ROWS, POOL_DIV};
+use super::keys::{
+    joint_pair, line_pair, Form, CLASS_PAIRS, JOINT_ROWS, KEYS_PER_CELL, LINE_KEYS, NIBBLES,
+    POOL_DIV,
+};
 use crate::brain::eval::weights::CLASSES;
 use crate::brain::types::{Color, Rule, Score};
 
@@ -38,6 +43,13 @@ use crate::brain::types::{Color, Rule, Score};
 /// them (bias and six rows) sum within `i16`. At `QA` = 256 that is 18.3
 /// in floats, beyond anything the clipped range [0, 1] can use.
 pub const TERM_LIMIT: i32 = i16::MAX as i32 / (KEYS_PER_CELL as i32 + 1);
+
+/// `TERM_LIMIT` of a form: the bias and its keys' rows sum within `i16`
+/// (the joint form's nine terms: 3,640, 14.2 in floats).
+pub const fn term_limit(form: Form) -> i32 {
+    i16::MAX as i32 / (form.keys_per_cell() as i32 + 1)
+}
+const _: () = assert!(term_limit(Form::Lines) == TERM_LIMIT);
 
 /// The quantized network.
 #[derive(Debug)]
@@ -49,16 +61,21 @@ pub struct QuantNet {
     h: usize,
     hp: usize,
     k: f32,
-    /// The pair table (`keys::PAIR_ROWS` rows of `2 · fp`: each row both
-    /// colours' embeddings of one key, the rows no key reaches zero), and
-    /// the bias twice (`2 · fp`).
+    /// The form, the pair table (`Form::pair_rows` rows of `2 · fp`: each
+    /// row both colours' embeddings of one key, the rows no key reaches
+    /// zero), the bias twice (`2 · fp`), and in the joint form the joint
+    /// keys' table (`joint::joint_table`; empty in `Lines`).
+    form: Form,
     pairs: Vec<Block>,
     bias: Vec<Block>,
+    jt: &'static [u16],
     /// `2f × hp`, input-major, scaled by `1 / (QA · POOL_DIV)`.
     w1t: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
     b2: f32,
+    /// The tempo term (`Form::tempo` entries: none in `Lines`).
+    tempo: Vec<f32>,
     kernel: Kernel,
     /// The float weights it was made from.
     pub weights: NetWeights,
@@ -69,8 +86,8 @@ pub struct QuantNet {
 /// whatever the compiler vectorises).
 const HB: usize = 32;
 
-fn quantize(x: f32) -> i16 {
-    ((x * QA as f32).round() as i32).clamp(-TERM_LIMIT, TERM_LIMIT) as i16
+fn quantize(x: f32, limit: i32) -> i16 {
+    ((x * QA as f32).round() as i32).clamp(-limit, limit) as i16
 }
 
 impl QuantNet {
@@ -86,7 +103,8 @@ impl QuantNet {
             Kernel::available().contains(&kernel),
             "kernel {kernel:?} not available on this CPU"
         );
-        let (f, h) = (w.f, w.h);
+        let (f, h, form) = (w.f, w.h, w.form);
+        let limit = term_limit(form);
         let fp = f.div_ceil(LANES) * LANES;
         let hp = h.div_ceil(HB) * HB;
         let width = 2 * fp;
@@ -94,11 +112,11 @@ impl QuantNet {
         let row = |r: usize| {
             let mut v = vec![0i16; fp];
             for (q, &x) in v.iter_mut().zip(&w.embed[r * f..(r + 1) * f]) {
-                *q = quantize(x);
+                *q = quantize(x, limit);
             }
             v
         };
-        let mut pairs = vec![0i16; PAIR_ROWS * width];
+        let mut pairs = vec![0i16; form.pair_rows() * width];
         let mut set = |key: usize, black: usize, white: usize| {
             pairs[key * width..key * width + fp].copy_from_slice(&row(black));
             pairs[key * width + fp..(key + 1) * width].copy_from_slice(&row(white));
@@ -113,10 +131,19 @@ impl QuantNet {
             set(CLASS_PAIRS + k, own, opp);
             set(CLASS_PAIRS + 16 + k, opp, own);
         }
+        if form == Form::Joint {
+            for j in 0..JOINT_KEYS {
+                let (own, opp) = (JOINT_ROWS + j, JOINT_ROWS + JOINT_KEYS + j);
+                set(joint_pair(0, j as u16) as usize, own, opp);
+                set(joint_pair(1, j as u16) as usize, opp, own);
+            }
+            // `NO_JOINT`'s rows stay zero.
+            debug_assert!(joint_pair(1, NO_JOINT) as usize + 1 == form.pair_rows());
+        }
         let mut bias = vec![0i16; width];
         for (j, &x) in w.bias.iter().enumerate() {
-            bias[j] = quantize(x);
-            bias[fp + j] = quantize(x);
+            bias[j] = quantize(x, limit);
+            bias[fp + j] = quantize(x, limit);
         }
         let (pairs, bias) = (blocks(&pairs), blocks(&bias));
         let scale = 1.0 / (QA as f32 * POOL_DIV);
@@ -136,12 +163,18 @@ impl QuantNet {
             h,
             hp,
             k: w.k,
+            form,
             pairs,
             bias,
+            jt: match form {
+                Form::Lines => &[],
+                Form::Joint => joint_table(),
+            },
             w1t,
             b1,
             w2,
             b2: w.b2,
+            tempo: w.tempo.clone(),
             kernel,
             weights: w.clone(),
         })
@@ -155,6 +188,11 @@ impl QuantNet {
         self.h
     }
 
+    /// The net's form.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
     /// What the kernels read (`kernel::Rows`).
     #[inline(always)]
     pub(super) fn rows(&self) -> Rows<'_> {
@@ -162,14 +200,27 @@ impl QuantNet {
             nb: 2 * self.fp / BLOCK,
             pairs: &self.pairs,
             bias: &self.bias,
+            form: self.form,
+            jt: self.jt,
         }
     }
 
     /// The logit for `stm` from the two pools (`2 · fp` lanes, Black's
-    /// first). With AVX2 the head runs 8 floats at a time (the same
-    /// operations in the same order per unit as with SSE2: the same
-    /// floats).
-    pub fn logit(&self, pool: &[i32], stm: Color) -> f32 {
+    /// first), plus in the joint form the tempo term of entry `tempo`
+    /// (`joint::tempo_index`; unread in `Lines`). With AVX2 the head runs
+    /// 8 floats at a time (the same operations in the same order per unit
+    /// as with SSE2: the same floats).
+    pub fn logit(&self, pool: &[i32], stm: Color, tempo: usize) -> f32 {
+        let out = self.head_any(pool, stm);
+        match self.form {
+            Form::Lines => out,
+            Form::Joint => out + self.tempo[tempo],
+        }
+    }
+
+    /// `head` with the net's kernel's instructions.
+    #[inline(always)]
+    fn head_any(&self, pool: &[i32], stm: Color) -> f32 {
         #[cfg(target_arch = "x86_64")]
         if self.kernel == Kernel::Avx2 {
             // SAFETY: a `QuantNet`'s kernel is one this CPU has
@@ -235,11 +286,12 @@ impl QuantNet {
         out
     }
 
-    /// The engine's score for `stm` from the two pools (out of line: the
-    /// classical `evaluate` stays small).
+    /// The engine's score for `stm` from the two pools and the tempo
+    /// entry (as `logit`; out of line: the classical `evaluate` stays
+    /// small).
     #[inline(never)]
-    pub fn score(&self, pool: &[i32], stm: Color) -> Score {
-        self.weights.score(self.logit(pool, stm))
+    pub fn score(&self, pool: &[i32], stm: Color, tempo: usize) -> Score {
+        self.weights.score(self.logit(pool, stm, tempo))
     }
 
     /// Score units per logit.
@@ -270,7 +322,7 @@ pub fn embedded_net() -> Arc<QuantNet> {
 #[cfg(test)]
 mod tests {
     use super::super::float::forward_f32;
-    use super::super::format::random;
+    use super::super::format::random_of;
     use super::*;
     use crate::brain::eval::Evaluator;
     use crate::brain::game::board::Board;
@@ -280,15 +332,21 @@ mod tests {
 
     /// The integer net against the float reference on boards from random
     /// play: within 0.02 of a logit (about 15 score units at k = 772), and
-    /// scores that differ by the rounding of that at most.
+    /// scores that differ by the rounding of that at most; both forms.
     #[test]
     fn quantized_output_is_close_to_the_float_reference() {
+        for form in Form::ALL {
+            quantized_close_to_float(form);
+        }
+    }
+
+    fn quantized_close_to_float(form: Form) {
         let mut worst = 0f32;
         let mut spread = (f32::MAX, f32::MIN);
         for rule in Rule::ALL {
             let rules = RuleSet::from(rule);
             for (f, h) in [(16, 16), (32, 8)] {
-                let w = random(f, h, 17 + f as u64);
+                let w = random_of(form, f, h, 17 + f as u64);
                 let q = Arc::new(QuantNet::new(&w).unwrap());
                 let mut rng = SplitMix64::new(f as u64 + rule as u64);
                 let mut b = Board::square(15, rules).unwrap();
@@ -308,7 +366,7 @@ mod tests {
                 }
             }
         }
-        eprintln!("worst logit error {worst}, spread {spread:?}");
+        eprintln!("{form:?}: worst logit error {worst}, spread {spread:?}");
         assert!(worst < 0.02, "worst logit error {worst}");
         // The outputs vary: the comparison is not between constants.
         assert!(spread.1 - spread.0 > 0.5, "{spread:?}");

@@ -1,11 +1,15 @@
 //! Training positions for the evaluation network: datagen records replayed
 //! into compressed positions (per side, the distinct 6-key tuples of the
-//! empty cells with their counts), the experimental line-window keys
-//! (`--window R`, trainer only: `window_key`), the game-level held-out
-//! split, the classical score's scale `K` and the targets.
+//! empty cells with their counts; the joint form's two more keys follow
+//! from the six, `joint_rows`, and its tempo index is kept per position),
+//! the experimental line-window keys (`--window R`, trainer only:
+//! `window_key`), the game-level held-out split, the classical score's
+//! scale `K` and the targets.
 
-use crate::brain::eval::net::cell_keys;
 pub use crate::brain::eval::net::fnv1a;
+use crate::brain::eval::net::{
+    cell_keys, joint_table, tempo_index, JOINT_KEYS, JOINT_ROWS, NIBBLES,
+};
 use crate::brain::eval::Evaluator;
 use crate::brain::game::board::{Board, Pos};
 use crate::brain::types::{Color, RuleSet, MATE_BOUND};
@@ -20,8 +24,28 @@ pub struct Cell {
     pub n: u16,
 }
 
-// Every embedding row must fit a cell's byte.
+// Every embedding row must fit a cell's byte, every tempo index a
+// position's.
 const _: () = assert!(crate::brain::eval::net::ROWS <= 256);
+const _: () = assert!(crate::brain::eval::net::TEMPO_ENTRIES <= 256);
+
+/// The joint form's two more embedding rows of a cell (`net::cell_keys_joint`'s
+/// last two): the own and the opponent's joint key, read from the four
+/// direction keys (`own_nibble · 12 + opp_nibble` each), so a cell stays
+/// eight bytes.
+#[inline]
+pub fn joint_rows(cell: &Cell) -> [usize; 2] {
+    let (mut own, mut opp) = (0u16, 0u16);
+    for (d, &k) in cell.keys[..4].iter().enumerate() {
+        own |= (k as u16 / NIBBLES as u16) << (4 * d);
+        opp |= (k as u16 % NIBBLES as u16) << (4 * d);
+    }
+    let jt = joint_table();
+    [
+        JOINT_ROWS + jt[own as usize] as usize,
+        JOINT_ROWS + JOINT_KEYS + jt[opp as usize] as usize,
+    ]
+}
 
 /// A cell's four line-window keys (`window_key`, one per direction), kept
 /// beside its `Cell` when the window is on.
@@ -89,6 +113,9 @@ pub struct Position {
     /// Would the search score this position statically at its horizon
     /// (`tune::quiet`: no five to make, no open four against)?
     pub quiet: bool,
+    /// Its tempo index for the side to move (`net::tempo_index`: what the
+    /// joint form's tempo term reads).
+    pub tempo: u8,
 }
 
 impl Position {
@@ -112,18 +139,23 @@ pub struct Dataset {
 }
 
 /// One position's inputs as `model::forward` takes them: the side to
-/// move's and the opponent's cells and, with the window on, the window
-/// keys of both sides' cells in the same order (else empty). A pair of
-/// cell slices converts to one without window keys.
+/// move's and the opponent's cells, with the window on the window keys of
+/// both sides' cells in the same order (else empty), and the tempo index.
+/// A pair of cell slices converts to one without window keys, tempo 0.
 #[derive(Clone, Copy, Debug)]
 pub struct Input<'a> {
     pub sides: (&'a [Cell], &'a [Cell]),
     pub win: &'a [Window],
+    pub tempo: u8,
 }
 
 impl<'a> From<(&'a [Cell], &'a [Cell])> for Input<'a> {
     fn from(sides: (&'a [Cell], &'a [Cell])) -> Input<'a> {
-        Input { sides, win: &[] }
+        Input {
+            sides,
+            win: &[],
+            tempo: 0,
+        }
     }
 }
 
@@ -172,6 +204,7 @@ impl Dataset {
         Input {
             sides: self.sides(i),
             win,
+            tempo: p.tempo,
         }
     }
 
@@ -192,6 +225,7 @@ impl Dataset {
             score,
             classic: ev.evaluate(stm),
             quiet: crate::lab::tune::quiet(&ev, stm),
+            tempo: tempo_index(&ev, stm) as u8,
         });
     }
 

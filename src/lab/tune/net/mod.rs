@@ -19,6 +19,12 @@
 //! positions and over the quiet ones (where the search evaluates
 //! statically); `--quiet-only` trains on quiet positions alone.
 //!
+//! `--form joint` trains the joint form (`eval::net::Form::Joint`: two
+//! joint keys per cell and colour and a tempo term; weights file version
+//! 2) on the same records; with `--init` a `Lines` file is widened to it
+//! (its joint rows and tempo terms zero), so it starts from that net.
+//! Without `--form` the form is `--init`'s, else `lines`.
+//!
 //! `--window R` (1..=4; 0, the default, is off) is an experiment of the
 //! trainer alone: each cell also gets four line-window keys (per
 //! direction, the `2R` cells around it, canonical under reversal:
@@ -34,10 +40,11 @@ pub use data::*;
 pub use model::*;
 pub use train::*;
 
+use crate::brain::eval::net::Form;
 use crate::brain::types::RuleSet;
 use crate::cli::{num, parse_rule, value};
 
-const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] [--window R] RECORDS...";
+const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] [--form lines|joint] [--window R] RECORDS...";
 
 /// The command line's settings.
 #[derive(Clone, Debug)]
@@ -53,6 +60,8 @@ struct Args {
     k: Option<f64>,
     init: Option<String>,
     out: String,
+    /// The net's form (None: `--init`'s, else `Lines`).
+    form: Option<Form>,
     /// Line-window radius (0: off).
     window: usize,
     train: TrainOptions,
@@ -73,6 +82,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         k: None,
         init: None,
         out: "sente-net.bin".into(),
+        form: None,
         window: 0,
         train: TrainOptions {
             epochs: 20,
@@ -109,6 +119,12 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--init" => a.init = Some(val()?),
             "--out" => a.out = val()?,
             "--window" => a.window = num(o, &val()?)?,
+            "--form" => {
+                let v = val()?;
+                a.form = Some(
+                    Form::parse(&v).ok_or_else(|| format!("--form: lines or joint, not {v:?}"))?,
+                )
+            }
             "--mates" => a.mates = true,
             "--loss" => {
                 t.loss = match val()?.as_str() {
@@ -155,25 +171,38 @@ pub fn main_net(args: &[String]) -> i32 {
     }
 }
 
-/// `sente-lab net-random FILE [F H SEED]`: write random net weights
-/// (`eval::net::random`, 16 16 36 by default) to FILE: a placeholder for
-/// the embedded weights (`src/brain/eval/net/weights/`), or a file for
-/// tests of the loader. Returns the exit status.
+/// `sente-lab net-random FILE [F H SEED [FORM]]`: write random net weights
+/// (`eval::net::random_of`, 16 16 36 lines by default; FORM `lines` or
+/// `joint`) to FILE: a placeholder for the embedded weights
+/// (`src/brain/eval/net/weights/`), or a file for tests of the loader and
+/// of speed. Returns the exit status.
 pub fn main_random(args: &[String]) -> i32 {
+    const USE: &str = "usage: sente-lab net-random FILE [F H SEED [lines|joint]]";
     let Some(out) = args.first() else {
-        eprintln!("usage: sente-lab net-random FILE [F H SEED]");
+        eprintln!("{USE}");
         return 2;
     };
     let num = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
     let (f, h, seed) = (num(1, 16) as usize, num(2, 16) as usize, num(3, 36));
-    let w = crate::brain::eval::net::random(f, h, seed);
+    let form = match args.get(4).map(|v| Form::parse(v)) {
+        None => Form::Lines,
+        Some(Some(form)) => form,
+        Some(None) => {
+            eprintln!("{USE}");
+            return 2;
+        }
+    };
+    let w = crate::brain::eval::net::random_of(form, f, h, seed);
     if let Err(e) = w.check() {
         eprintln!("net-random: {e}");
         return 2;
     }
     match std::fs::write(out, w.to_bytes()) {
         Ok(()) => {
-            println!("wrote {out}: random({f}, {h}, {seed})");
+            println!(
+                "wrote {out}: random({f}, {h}, {seed}), {} form",
+                form.name()
+            );
             0
         }
         Err(e) => {
@@ -241,12 +270,20 @@ fn run(a: &Args) -> anyhow::Result<()> {
                 "--init with --window {}: a weights file has no window rows",
                 a.window
             );
-            let n = crate::brain::eval::net::NetWeights::from_bytes(&std::fs::read(f)?)?;
+            let mut n = crate::brain::eval::net::NetWeights::from_bytes(&std::fs::read(f)?)?;
+            match (a.form, n.form) {
+                (Some(Form::Joint), Form::Lines) => n = n.to_joint(),
+                (Some(Form::Lines), Form::Joint) => {
+                    anyhow::bail!("--form lines with --init {f}, a net of the joint form")
+                }
+                _ => {}
+            }
             let (sh, w) = Shape::of_weights(&n);
             (sh, w, a.k.unwrap_or(n.k as f64))
         }
         None => {
-            let sh = Shape::with_window(a.f, a.h, a.window);
+            let form = a.form.unwrap_or(Form::Lines);
+            let sh = Shape::of(form, a.f, a.h, a.window);
             (
                 sh,
                 sh.init(o.seed),
@@ -258,9 +295,10 @@ fn run(a: &Args) -> anyhow::Result<()> {
     held.label(k, a.lambda);
     let classic = classic_losses(&held, k);
     println!(
-        "K {k:.1}; targets {} sigmoid(score/K) + {} result; net f {} h {} ({} weights), {:?} loss, batch {}, lr {} to {}, wd {}, seed {}, {} threads",
+        "K {k:.1}; targets {} sigmoid(score/K) + {} result; net {} form, f {} h {} ({} weights), {:?} loss, batch {}, lr {} to {}, wd {}, seed {}, {} threads",
         a.lambda,
         1.0 - a.lambda,
+        sh.form.name(),
         sh.f,
         sh.h,
         sh.len(),

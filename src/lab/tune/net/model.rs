@@ -5,26 +5,30 @@
 //!
 //! Forward, per side s (side to move, then the opponent) and distinct
 //! cell c with count n: `acc = bias + Σ embed[key]` over its six keys
-//! (and, with the experimental line window, `+ Σ embed[rows + wkey]` over
-//! its four window keys: `data::window_key`),
-//! `pool_s = Σ n · clamp(acc, 0, 1) / POOL_DIV`; then
-//! `a = W1 [pool_stm, pool_opp] + b1`, `z = clamp(a, 0, 1)`,
-//! `out = w2 · z + b2`, the logit of the side to move's expected result.
-//! The clamps pass gradient only strictly inside (0, 1).
+//! (eight in the joint form: `data::joint_rows`; and, with the
+//! experimental line window, `+ Σ embed[rows + wkey]` over its four window
+//! keys: `data::window_key`), `pool_s = Σ n · clamp(acc, 0, 1) /
+//! POOL_DIV`; then `a = W1 [pool_stm, pool_opp] + b1`, `z = clamp(a, 0,
+//! 1)`, `out = w2 · z + b2` (in the joint form `+ tempo[t]`, `t` the
+//! position's tempo index), the logit of the side to move's expected
+//! result. The clamps pass gradient only strictly inside (0, 1).
 
-use super::data::{window_rows, Input};
-use crate::brain::eval::net::{rows, NetWeights, POOL_DIV};
+use super::data::{joint_rows, window_rows, Input};
+use crate::brain::eval::net::{Form, NetWeights, POOL_DIV};
 use crate::brain::game::zobrist::SplitMix64;
 
-/// Sizes of the net: embedding rows (the six keys' `rows`, then the
-/// window keys' `win`, none without the window), features per row `f`,
-/// hidden `h`.
+/// Sizes of the net: its form, embedding rows (the form's `rows`, then
+/// the window keys' `win`, none without the window), features per row
+/// `f`, hidden `h`, and the tempo table's entries (`tempo`, none in
+/// `Lines`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
+    pub form: Form,
     pub rows: usize,
     pub win: usize,
     pub f: usize,
     pub h: usize,
+    pub tempo: usize,
 }
 
 impl Shape {
@@ -33,11 +37,17 @@ impl Shape {
     }
     /// With the window keys of radius `r` (`window_rows(r)` more rows).
     pub fn with_window(f: usize, h: usize, r: usize) -> Shape {
+        Shape::of(Form::Lines, f, h, r)
+    }
+    /// Of the form `form`, with the window keys of radius `r`.
+    pub fn of(form: Form, f: usize, h: usize, r: usize) -> Shape {
         Shape {
-            rows: rows(),
+            form,
+            rows: form.rows(),
             win: window_rows(r),
             f,
             h,
+            tempo: form.tempo(),
         }
     }
     pub fn bias(&self) -> usize {
@@ -55,9 +65,13 @@ impl Shape {
     pub fn b2(&self) -> usize {
         self.w2() + self.h
     }
+    /// The tempo table (after `b2`; none in `Lines`).
+    pub fn tempo_at(&self) -> usize {
+        self.b2() + 1
+    }
     /// Number of weights.
     pub fn len(&self) -> usize {
-        self.b2() + 1
+        self.tempo_at() + self.tempo
     }
 
     pub fn is_empty(&self) -> bool {
@@ -69,6 +83,7 @@ impl Shape {
     pub fn to_weights(&self, w: &[f32], k: f32) -> NetWeights {
         assert_eq!(self.win, 0, "the engine's weights have no window rows");
         NetWeights {
+            form: self.form,
             f: self.f,
             h: self.h,
             k,
@@ -78,17 +93,19 @@ impl Shape {
             b1: w[self.b1()..self.w2()].to_vec(),
             w2: w[self.w2()..self.b2()].to_vec(),
             b2: w[self.b2()],
+            tempo: w[self.tempo_at()..self.len()].to_vec(),
         }
     }
 
     /// The engine's weights as a shape and flat weights.
     pub fn of_weights(n: &NetWeights) -> (Shape, Vec<f32>) {
-        let s = Shape::new(n.f, n.h);
+        let s = Shape::of(n.form, n.f, n.h, 0);
         let mut w = Vec::with_capacity(s.len());
         for t in [&n.embed, &n.bias, &n.w1, &n.b1, &n.w2] {
             w.extend_from_slice(t);
         }
         w.push(n.b2);
+        w.extend_from_slice(&n.tempo);
         (s, w)
     }
 
@@ -98,12 +115,14 @@ impl Shape {
     /// theirs), the output layer uniform in ±1/√h, output bias 0. Window
     /// rows start at zero and draw nothing: a net with the window starts
     /// as the same seed's net without it (random rows for four more keys
-    /// widen the cells' spread, and runs died in the clamps).
+    /// widen the cells' spread, and runs died in the clamps). So do the
+    /// joint form's joint rows and its tempo terms: a joint net starts as
+    /// the same seed's `Lines` net.
     pub fn init(&self, seed: u64) -> Vec<f32> {
         let mut rng = SplitMix64::new(seed ^ 0x6e65_745f_696e_6974);
         let mut u = |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
         let mut w = vec![0f32; self.len()];
-        for v in &mut w[..self.rows * self.f] {
+        for v in &mut w[..Form::Lines.rows() * self.f] {
             *v = u(0.1);
         }
         w[self.bias()..self.w1()].fill(0.25);
@@ -140,16 +159,23 @@ pub struct Scratch {
 /// in `s`.
 pub fn forward<'a>(sh: &Shape, w: &[f32], input: impl Into<Input<'a>>, s: &mut Scratch) -> f32 {
     let input = input.into();
-    if sh.win > 0 {
-        forward_with::<true>(sh, w, input, s)
-    } else {
-        forward_with::<false>(sh, w, input, s)
+    match (sh.win > 0, sh.form) {
+        (true, Form::Lines) => forward_with::<true, false>(sh, w, input, s),
+        (false, Form::Lines) => forward_with::<false, false>(sh, w, input, s),
+        (true, Form::Joint) => forward_with::<true, true>(sh, w, input, s),
+        (false, Form::Joint) => forward_with::<false, true>(sh, w, input, s),
     }
 }
 
-/// `forward`, with (`WIN`) or without the window keys.
+/// `forward`, with (`WIN`) or without the window keys, in the joint form
+/// (`JOINT`) or not.
 #[inline(always)]
-fn forward_with<const WIN: bool>(sh: &Shape, w: &[f32], input: Input, s: &mut Scratch) -> f32 {
+fn forward_with<const WIN: bool, const JOINT: bool>(
+    sh: &Shape,
+    w: &[f32],
+    input: Input,
+    s: &mut Scratch,
+) -> f32 {
     let f = sh.f;
     let sides = input.sides;
     let n = sides.0.len() + sides.1.len();
@@ -169,6 +195,14 @@ fn forward_with<const WIN: bool>(sh: &Shape, w: &[f32], input: Input, s: &mut Sc
             let row = &embed[k as usize * f..(k as usize + 1) * f];
             for (a, r) in acc.iter_mut().zip(row) {
                 *a += r;
+            }
+        }
+        if JOINT {
+            for k in joint_rows(cell) {
+                let row = &embed[k * f..(k + 1) * f];
+                for (a, r) in acc.iter_mut().zip(row) {
+                    *a += r;
+                }
             }
         }
         if WIN {
@@ -196,6 +230,9 @@ fn forward_with<const WIN: bool>(sh: &Shape, w: &[f32], input: Input, s: &mut Sc
         s.a.push(a);
         out += w[sh.w2() + j] * a.clamp(0.0, 1.0);
     }
+    if JOINT {
+        out += w[sh.tempo_at() + input.tempo as usize];
+    }
     out
 }
 
@@ -210,16 +247,18 @@ pub fn backward<'a>(
     g: &mut [f32],
 ) {
     let input = input.into();
-    if sh.win > 0 {
-        backward_with::<true>(sh, w, input, dout, s, g)
-    } else {
-        backward_with::<false>(sh, w, input, dout, s, g)
+    match (sh.win > 0, sh.form) {
+        (true, Form::Lines) => backward_with::<true, false>(sh, w, input, dout, s, g),
+        (false, Form::Lines) => backward_with::<false, false>(sh, w, input, dout, s, g),
+        (true, Form::Joint) => backward_with::<true, true>(sh, w, input, dout, s, g),
+        (false, Form::Joint) => backward_with::<false, true>(sh, w, input, dout, s, g),
     }
 }
 
-/// `backward`, with (`WIN`) or without the window keys.
+/// `backward`, with (`WIN`) or without the window keys, in the joint form
+/// (`JOINT`) or not.
 #[inline(always)]
-fn backward_with<const WIN: bool>(
+fn backward_with<const WIN: bool, const JOINT: bool>(
     sh: &Shape,
     w: &[f32],
     input: Input,
@@ -233,6 +272,9 @@ fn backward_with<const WIN: bool>(
         assert_eq!(input.win.len(), sides.0.len() + sides.1.len());
     }
     g[sh.b2()] += dout;
+    if JOINT {
+        g[sh.tempo_at() + input.tempo as usize] += dout;
+    }
     s.dx.clear();
     s.dx.resize(2 * f, 0.0);
     for j in 0..sh.h {
@@ -271,6 +313,14 @@ fn backward_with<const WIN: bool>(
             let row = &mut embed_g[k as usize * f..(k as usize + 1) * f];
             for (r, d) in row.iter_mut().zip(dacc.iter()) {
                 *r += d;
+            }
+        }
+        if JOINT {
+            for k in joint_rows(cell) {
+                let row = &mut embed_g[k * f..(k + 1) * f];
+                for (r, d) in row.iter_mut().zip(dacc.iter()) {
+                    *r += d;
+                }
             }
         }
         if WIN {

@@ -3,7 +3,7 @@
 //! forward pass, the data pipeline, and the line-window keys.
 
 use super::*;
-use crate::brain::eval::net::{forward_f32, NetWeights};
+use crate::brain::eval::net::{forward_f32, Form, NetWeights};
 use crate::brain::eval::Evaluator;
 use crate::brain::game::board::{Board, Pos, WALL};
 use crate::brain::game::testutil::random_empty;
@@ -56,6 +56,19 @@ fn random_weights(sh: &Shape, seed: u64) -> Vec<f32> {
     w
 }
 
+/// The joint form's joint rows and tempo terms (which `Shape::init`
+/// leaves zero) uniform in ±0.3 (a `Lines` shape has none: unchanged).
+fn spread(w: &mut [f32], sh: &Shape, seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    let (lines, rows) = (Form::Lines.rows() * sh.f, sh.rows * sh.f);
+    let (t, n) = (sh.tempo_at(), sh.tempo);
+    for r in [lines..rows, t..t + n] {
+        for v in &mut w[r] {
+            *v = ((rng.below(2001) as f32) - 1000.0) / 1000.0 * 0.3;
+        }
+    }
+}
+
 /// Which side of each clamp every unit is on: what finite differences
 /// must not cross.
 fn regions(sh: &Shape, w: &[f32], d: &Dataset) -> Vec<u8> {
@@ -74,8 +87,9 @@ fn regions(sh: &Shape, w: &[f32], d: &Dataset) -> Vec<u8> {
 /// differences for every weight whose perturbation stays on the same side
 /// of every clamp, and every group of weights has gradients large enough
 /// that dropping its term fails the check; cells with the window keys of
-/// radius `window` (0: none).
-fn check_gradient(window: usize) {
+/// radius `window` (0: none), a net of the form `form` (the joint form's
+/// joint rows and tempo terms their own groups).
+fn check_gradient(form: Form, window: usize) {
     let mut rng = SplitMix64::new(5);
     let line = game_line(&mut rng, Rule::Freestyle, 9, 14, "1");
     let g = records(&[line]);
@@ -97,9 +111,13 @@ fn check_gradient(window: usize) {
     };
     one.push(&b, 1.0, 0);
     assert!(d.len() == 14 && one.cells.iter().any(|c| c.n > 1));
-    let sh = Shape::with_window(3, 4, window);
-    assert_eq!(sh.rows, crate::brain::eval::net::rows());
-    let w = random_weights(&sh, 11);
+    let sh = Shape::of(form, 3, 4, window);
+    assert_eq!(sh.rows, form.rows());
+    let mut w = random_weights(&sh, 11);
+    if form == Form::Joint {
+        // Joint rows and tempo terms of the order of the others.
+        spread(&mut w, &sh, 12);
+    }
     let base = regions(&sh, &w, &one);
     assert!(base.contains(&0) && base.contains(&1) && base.contains(&2));
     let mut s = Scratch::default();
@@ -108,8 +126,9 @@ fn check_gradient(window: usize) {
     backward(&sh, &w, one.input(0), 1.0, &mut s, &mut g);
     let eps = 1e-3f32;
     let rows = sh.rows * sh.f;
+    let lines = Form::Lines.rows() * sh.f;
     let mut groups = vec![
-        ("embed", 0, rows),
+        ("embed", 0, lines),
         ("bias", sh.bias(), sh.w1()),
         ("w1", sh.w1(), sh.b1()),
         ("b1", sh.b1(), sh.w2()),
@@ -118,6 +137,13 @@ fn check_gradient(window: usize) {
     ];
     if window > 0 {
         groups.push(("window", rows, sh.bias()));
+    }
+    if form == Form::Joint {
+        groups.push(("joint", lines, rows));
+        // The tempo term this position reads (the others have none).
+        let t = sh.tempo_at() + one.pos[0].tempo as usize;
+        groups.push(("tempo", t, t + 1));
+        assert_eq!(sh.len(), sh.tempo_at() + 256);
     }
     let mut checked = 0;
     for (name, lo, hi) in groups {
@@ -151,7 +177,7 @@ fn check_gradient(window: usize) {
 
 #[test]
 fn backward_matches_finite_differences() {
-    check_gradient(0);
+    check_gradient(Form::Lines, 0);
     // The losses' derivatives with respect to the logit.
     for (z, y) in [(0.3f32, 0.8f32), (-1.5, 0.0), (2.0, 1.0)] {
         let h = 1e-3f64;
@@ -165,7 +191,13 @@ fn backward_matches_finite_differences() {
 /// The gradient check with the window keys of radius 2.
 #[test]
 fn backward_matches_finite_differences_with_window() {
-    check_gradient(2);
+    check_gradient(Form::Lines, 2);
+}
+
+/// The gradient check in the joint form (joint rows, tempo terms).
+#[test]
+fn backward_matches_finite_differences_in_the_joint_form() {
+    check_gradient(Form::Joint, 0);
 }
 
 /// Synthetic positions whose targets a random "teacher" net gives: the
@@ -239,14 +271,61 @@ fn training_is_reproducible() {
     assert_eq!(sh2.to_weights(&w2, 321.0).to_bytes(), one);
 }
 
+/// The joint form trains too: the loss falls, the same seed gives the
+/// same bytes on any number of threads, and the weights file (version 2)
+/// reads back to the same shape and weights.
+#[test]
+fn training_in_the_joint_form_learns_and_is_reproducible() {
+    let (d, lines) = teacher_set(21, 16);
+    let sh = Shape::of(Form::Joint, lines.f, lines.h, 0);
+    let mut w = sh.init(3);
+    // It starts as the same seed's `Lines` net.
+    let lw = lines.init(3);
+    let mut s = Scratch::default();
+    assert_eq!(
+        forward(&sh, &w, d.input(0), &mut s),
+        forward(&lines, &lw, d.input(0), &mut s)
+    );
+    let before = net_losses(&sh, &w, &d, 1);
+    train(&sh, &mut w, &d, &options(2, 3, 30), |_, _| ());
+    let after = net_losses(&sh, &w, &d, 2);
+    assert!(
+        after.all.mse < before.all.mse * 0.6 && after.all.bce < before.all.bce,
+        "{before:?} -> {after:?}"
+    );
+    // The joint rows and the tempo terms moved.
+    let lines_end = Form::Lines.rows() * sh.f;
+    assert!(w[lines_end..sh.bias()].iter().any(|&v| v != 0.0));
+    assert!(w[sh.tempo_at()..].iter().any(|&v| v != 0.0));
+    let one = trained_bytes(&d, &sh, 1, 4);
+    assert_eq!(one, trained_bytes(&d, &sh, 3, 4));
+    assert_eq!(
+        u32::from_le_bytes(one[4..8].try_into().unwrap()),
+        crate::brain::eval::net::VERSION_JOINT
+    );
+    let n = NetWeights::from_bytes(&one).unwrap();
+    let (sh2, w2) = Shape::of_weights(&n);
+    assert_eq!(sh2, sh);
+    assert_eq!(sh2.to_weights(&w2, 321.0).to_bytes(), one);
+}
+
 /// The trainer's forward pass on compressed cells gives the engine's
-/// `forward_f32` on the board, under every rule.
+/// `forward_f32` on the board, under every rule, in both forms.
 #[test]
 fn forward_matches_the_engine() {
+    for form in Form::ALL {
+        forward_matches_the_engine_in(form);
+    }
+}
+
+fn forward_matches_the_engine_in(form: Form) {
     let mut rng = SplitMix64::new(77);
-    let sh = Shape::new(8, 6);
-    let w = random_weights(&sh, 9);
+    let sh = Shape::of(form, 8, 6, 0);
+    let mut w = random_weights(&sh, 9);
+    // Joint rows and tempo terms start at zero: give them values.
+    spread(&mut w, &sh, 10);
     let net = sh.to_weights(&w, 300.0);
+    assert_eq!(net.form, form);
     let mut s = Scratch::default();
     let mut checks = 0;
     for rule in Rule::ALL {
@@ -259,7 +338,7 @@ fn forward_matches_the_engine() {
             let cells: u32 = own.iter().map(|c| c.n as u32).sum();
             assert_eq!(cells as usize, 225 - m);
             assert_eq!(opp.iter().map(|c| c.n as u32).sum::<u32>(), cells);
-            let mine = forward(&sh, &w, d.sides(0), &mut s);
+            let mine = forward(&sh, &w, d.input(0), &mut s);
             let engine = forward_f32(&net, &Evaluator::new(&b), &b, b.to_move());
             assert!(
                 (mine - engine).abs() <= 1e-4 * (1.0 + engine.abs()),
@@ -343,6 +422,7 @@ fn fit_k_recovers_a_planted_scale() {
             score: 0,
             classic,
             quiet: true,
+            tempo: 0,
         });
     }
     let k = fit_k(&d);
