@@ -5,10 +5,13 @@
 
 use std::sync::OnceLock;
 
-use super::keys::NIBBLES;
 use crate::brain::eval::weights::Class;
 use crate::brain::eval::Evaluator;
 use crate::brain::types::Color;
+
+/// Values a line nibble takes (`Pattern` 0..=10, 11 = double four); the
+/// net's keys (`keys::NIBBLES`) count from it.
+pub const NIBBLES: usize = 12;
 
 /// Joint keys: the multisets of four nibbles of `NIBBLES` values,
 /// C(12 + 3, 4) = 1365 (a cell's four directions taken together, whatever

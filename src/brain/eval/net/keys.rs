@@ -73,8 +73,9 @@ impl Form {
     }
 }
 
-/// Values a line nibble takes (`Pattern` 0..=10, 11 = double four).
-pub const NIBBLES: usize = 12;
+/// Values a line nibble takes (`joint::NIBBLES`, where the joint form's
+/// multisets are counted from it).
+pub use super::joint::NIBBLES;
 
 /// Rows keyed by one direction's pair of nibbles (own, opp).
 pub const LINE_KEYS: usize = NIBBLES * NIBBLES;
