@@ -724,14 +724,8 @@ impl<'a, 'b> Tree<'a, 'b> {
             self.cutoffs.fail_low_moves += (searched + picker.table_done() as usize) as u64;
         }
         // 11. Store (not the partial result of a singular test).
-        let bound = if best >= n.beta {
-            Bound::Lower
-        } else if best > n.orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         if n.excluded.is_none() {
+            let bound = Bound::of(best, n.orig_alpha, n.beta);
             self.tt.store(n.key, ply, n.depth, best, bound, best_move);
         }
         best
@@ -854,12 +848,7 @@ fn table_cut(n: &Node, h: Hit) -> Option<Score> {
     if n.pv_node || h.depth < n.depth || !n.excluded.is_none() {
         return None;
     }
-    let cut = match h.bound {
-        Bound::Exact => true,
-        Bound::Lower => h.score >= n.beta,
-        Bound::Upper => h.score <= n.alpha,
-    };
-    cut.then_some(h.score)
+    h.settles(n.alpha, n.beta).then_some(h.score)
 }
 
 #[cfg(test)]

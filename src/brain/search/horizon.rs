@@ -64,7 +64,7 @@ impl Tree<'_, '_> {
 
     /// The four quiescence of a side with nothing of the opponent's to
     /// answer (see the module doc).
-    pub(super) fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    pub(super) fn quiesce(&mut self, alpha: Score, beta: Score, ply: usize) -> Score {
         if params::Q_VCF() != 0 {
             return self.quiesce_vcf(alpha, beta, ply);
         }
@@ -88,9 +88,31 @@ impl Tree<'_, '_> {
         fours.retain(|&p| self.pos.ev.class(p, stm) >= least);
         // Strongest first (four-three, double four), then board order.
         fours.sort_unstable_by_key(|&p| (std::cmp::Reverse(self.pos.ev.class(p, stm)), p));
-        let mut best = stand;
+        let (best, _) = self.try_fours(&fours, stand, alpha, beta, ply);
+        self.stack[ply].bufs.moves = fours;
+        if self.aborted {
+            0
+        } else {
+            best
+        }
+    }
+
+    /// Both quiescences' move loop: each of `fours` in order, the
+    /// opponent's answer searched by `pvs` at depth 0, from the stand-pat
+    /// `stand` in the window (`alpha`, `beta`), until one reaches beta or
+    /// the search is aborted. The best score and the move that raised
+    /// alpha last (`Pos::NONE`: none did), its PV set at `ply`.
+    fn try_fours(
+        &mut self,
+        fours: &[Pos],
+        stand: Score,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> (Score, Pos) {
+        let (mut best, mut best_move) = (stand, Pos::NONE);
         alpha = alpha.max(stand);
-        for &m in fours.iter() {
+        for &m in fours {
             self.make(m);
             self.q_fours += 1;
             let score = -self.pvs(0, -beta, -alpha, ply + 1);
@@ -103,6 +125,7 @@ impl Tree<'_, '_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = m;
                     self.set_pv(ply, m);
                     if score >= beta {
                         break;
@@ -110,16 +133,11 @@ impl Tree<'_, '_> {
                 }
             }
         }
-        self.stack[ply].bufs.moves = fours;
-        if self.aborted {
-            0
-        } else {
-            best
-        }
+        (best, best_move)
     }
 
     /// The VCF quiescence (`Q_VCF`; see the module doc).
-    fn quiesce_vcf(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    fn quiesce_vcf(&mut self, alpha: Score, beta: Score, ply: usize) -> Score {
         let stm = self.pos.stm();
         let pv_node = beta - alpha > 1;
         let key = self.pos.board.hash();
@@ -128,12 +146,7 @@ impl Tree<'_, '_> {
         if let Some(h) = self.tt.probe(key, ply) {
             self.tt_hits += 1;
             hash_move = h.mv;
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut && !pv_node && h.depth >= 0 {
+            if !pv_node && h.depth >= 0 && h.settles(alpha, beta) {
                 return h.score;
             }
         }
@@ -170,43 +183,13 @@ impl Tree<'_, '_> {
                 p,
             )
         });
-        let orig_alpha = alpha;
-        let mut best = stand;
-        let mut best_move = Pos::NONE;
-        alpha = alpha.max(stand);
-        for &m in fours.iter() {
-            self.make(m);
-            self.q_fours += 1;
-            let score = -self.pvs(0, -beta, -alpha, ply + 1);
-            self.q_fours -= 1;
-            self.pos.unmake();
-            if self.aborted {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = m;
-                    self.set_pv(ply, m);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let (best, best_move) = self.try_fours(&fours, stand, alpha, beta, ply);
         self.stack[ply].bufs.moves = fours;
         if self.aborted {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha && pv_node {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, ply, 0, best, bound, best_move);
+        self.tt
+            .store(key, ply, 0, best, Bound::of(best, alpha, beta), best_move);
         best
     }
 }

@@ -45,6 +45,22 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a search of the window (`alpha`, `beta`) that returned `score`
+    /// knows: at least it at or above beta, exactly it above alpha, at
+    /// most it otherwise.
+    #[inline]
+    pub fn of(score: Score, alpha: Score, beta: Score) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// Entries per 64-byte bucket: each is two words, the full key and the data
 /// (move 16 bits, score 16, depth 16 in `Depth` units, generation 6 +
 /// bound 2).
@@ -62,6 +78,19 @@ pub struct Hit {
     pub score: Score,
     pub depth: Depth,
     pub bound: Bound,
+}
+
+impl Hit {
+    /// Whether the entry's bound settles the window (`alpha`, `beta`)
+    /// (depth aside: the caller decides whether the entry is deep enough).
+    #[inline]
+    pub fn settles(&self, alpha: Score, beta: Score) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -712,6 +712,34 @@ mod tests {
         assert!(kernels.contains(&Kernel::Sse2));
     }
 
+    /// The lanes of the pair row `key` of `q`: Black's `fp`, then White's.
+    fn pair_lanes(q: &QuantNet, key: usize) -> Vec<i16> {
+        let rows = q.rows();
+        rows.pairs[key * rows.nb..(key + 1) * rows.nb]
+            .iter()
+            .flat_map(|b| b.0)
+            .collect()
+    }
+
+    /// The pair row `key` of `q` holds `w`'s embedding rows `black` and
+    /// `white`, quantized within `limit`, zero in the padding lanes.
+    fn assert_pair(
+        q: &QuantNet,
+        w: &super::super::NetWeights,
+        limit: i32,
+        (key, black, white): (usize, usize, usize),
+    ) {
+        let quant = |r: usize, j: usize| {
+            ((w.embed[r * w.f + j] * QA as f32).round() as i32).clamp(-limit, limit) as i16
+        };
+        let (l, fp) = (pair_lanes(q, key), q.fp);
+        for j in 0..fp {
+            let want = |r| if j < w.f { quant(r, j) } else { 0 };
+            assert_eq!(l[j], want(black), "key {key} lane {j}");
+            assert_eq!(l[fp + j], want(white), "key {key} lane {j}");
+        }
+    }
+
     /// The pair table holds each key's rows for both colours: a line pair
     /// is Black's row of `x·12 + y` and White's of `y·12 + x`, those of
     /// nibbles past 11 zero, a class pair
@@ -720,25 +748,9 @@ mod tests {
     fn pair_rows_are_both_colours_rows() {
         let w = random(40, 4, 6);
         let q = QuantNet::new(&w).unwrap();
-        let (rows, fp) = (q.rows(), q.fp);
-        let lanes = |key: usize| -> Vec<i16> {
-            rows.pairs[key * rows.nb..(key + 1) * rows.nb]
-                .iter()
-                .flat_map(|b| b.0)
-                .collect()
-        };
-        let quant = |r: usize, j: usize| {
-            ((w.embed[r * w.f + j] * QA as f32).round() as i32)
-                .clamp(-super::super::TERM_LIMIT, super::super::TERM_LIMIT) as i16
-        };
-        let check = |key: usize, black: usize, white: usize| {
-            let l = lanes(key);
-            for j in 0..fp {
-                let want = |r| if j < w.f { quant(r, j) } else { 0 };
-                assert_eq!(l[j], want(black), "key {key} lane {j}");
-                assert_eq!(l[fp + j], want(white), "key {key} lane {j}");
-            }
-        };
+        let lanes = |key: usize| pair_lanes(&q, key);
+        let check =
+            |key, black, white| assert_pair(&q, &w, super::super::TERM_LIMIT, (key, black, white));
         for x in 0..NIBBLES {
             for y in 0..NIBBLES {
                 check(line_pair(x, y), x * NIBBLES + y, y * NIBBLES + x);
@@ -760,6 +772,7 @@ mod tests {
                 line + k,
             );
         }
+        let rows = q.rows();
         assert_eq!(rows.pairs.len(), Form::Lines.pair_rows() * rows.nb);
     }
 
@@ -770,26 +783,11 @@ mod tests {
     fn joint_pair_rows_are_both_colours_rows() {
         let w = random_of(Form::Joint, 40, 4, 6);
         let q = QuantNet::new(&w).unwrap();
-        let (rows, fp) = (q.rows(), q.fp);
+        let rows = q.rows();
         assert_eq!(rows.pairs.len(), Form::Joint.pair_rows() * rows.nb);
-        let lanes = |key: usize| -> Vec<i16> {
-            rows.pairs[key * rows.nb..(key + 1) * rows.nb]
-                .iter()
-                .flat_map(|b| b.0)
-                .collect()
-        };
+        let lanes = |key: usize| pair_lanes(&q, key);
         let limit = super::super::term_limit(Form::Joint);
-        let quant = |r: usize, j: usize| {
-            ((w.embed[r * w.f + j] * QA as f32).round() as i32).clamp(-limit, limit) as i16
-        };
-        let check = |key: usize, black: usize, white: usize| {
-            let l = lanes(key);
-            for j in 0..fp {
-                let want = |r| if j < w.f { quant(r, j) } else { 0 };
-                assert_eq!(l[j], want(black), "key {key} lane {j}");
-                assert_eq!(l[fp + j], want(white), "key {key} lane {j}");
-            }
-        };
+        let check = |key, black, white| assert_pair(&q, &w, limit, (key, black, white));
         for j in 0..JOINT_KEYS {
             let (own, opp) = (JOINT_ROWS + j, JOINT_ROWS + JOINT_KEYS + j);
             check(joint_pair(0, j as u16) as usize, own, opp);
