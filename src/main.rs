@@ -154,8 +154,8 @@ usage: pbrain-sente [SWITCHES] [--eval auto|classic|net] [--net FILE]
        pbrain-sente --help | --version
 SWITCHES (search features for A/B tests):
   --no-threats    no threat solver (VCF/VCT) at the root
-  --eval E        static evaluation: auto (default: the learned net in freestyle,
-                  standard and renju, classical under caro), classic or net (every rule)
+  --eval E        static evaluation: auto (default: the learned net, each rule's own),
+                  classic or net (every rule)
   --net FILE      the net's weights from FILE instead of the built-in ones (implies --eval net)
   --param NAME=V  set a search parameter of src/brain/search/params.rs (repeatable;
                   a tuning build only: cargo build --release --features tune);

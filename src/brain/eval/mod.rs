@@ -112,12 +112,11 @@ impl EvalKind {
     /// 500 ms, scripts/RESULTS.md), the classical evaluation elsewhere:
     /// the net in freestyle on any board (15×15 and 20×20 were tested),
     /// standard (its SPRT passed; against Rapfi level with classical over
-    /// 200 games each, no worse) and renju; classical under caro
-    /// (untested).
+    /// 200 games each, no worse), renju and caro (its own net passed the
+    /// SPRT; Rapfi does not play caro): the net under every rule now.
     pub fn for_rule(rule: Rule) -> EvalKind {
         match rule {
-            Rule::Freestyle | Rule::Standard | Rule::Renju => EvalKind::Net,
-            Rule::Caro => EvalKind::Classic,
+            Rule::Freestyle | Rule::Standard | Rule::Renju | Rule::Caro => EvalKind::Net,
         }
     }
 

@@ -129,9 +129,8 @@ pub struct SearchOptions {
     /// Threat solver at the root (own VCF/VCT, opponent's VCF).
     pub root_threats: bool,
     /// The static evaluation: by default the rule's own (`EvalKind::Auto`:
-    /// the learned net in freestyle, standard and renju, classical under
-    /// caro), or either one forced (`--eval classic|net`; which net is the
-    /// searcher's `net`).
+    /// the learned net under every rule, `EvalKind::for_rule`), or either
+    /// one forced (`--eval classic|net`; which net is the searcher's `net`).
     pub eval: EvalKind,
 }
 

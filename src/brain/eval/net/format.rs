@@ -255,23 +255,27 @@ impl NetWeights {
 /// --seed 1 --threads 1` on 46,107 games of the third-round net's own play
 /// at 5,000 nodes a move (data seeds 707-709; fnv1a64 e8b07bba83b26d1a).
 /// Renju's starts from it and is trained on 9,167 renju games of its play
-/// (`--init`; fnv1a64 6667f9078a60412f). Standard's trained the same way
-/// played worse than the freestyle net, which standard and caro use.
-/// Recipes, exact game counts and figures: `scripts/RESULTS.md`, "The
-/// net's fifth round" and "Nets per rule".
+/// (`--init`; fnv1a64 6667f9078a60412f). Caro's is trained the same way
+/// on 9,000 caro games of the freestyle net's play (fnv1a64
+/// 8a83c76f63c66465). Standard's trained the same way played worse than
+/// the freestyle net, which standard uses. Recipes, exact game counts and
+/// figures: `scripts/RESULTS.md`, "The net's fifth round", "Nets per
+/// rule" and "A net for caro".
 pub const EMBEDDED: &[u8] = include_bytes!("weights/freestyle.bin");
 pub const EMBEDDED_RENJU: &[u8] = include_bytes!("weights/renju.bin");
+pub const EMBEDDED_CARO: &[u8] = include_bytes!("weights/caro.bin");
 
 /// The embedded files, in the order `embedded_file` numbers them.
-pub const EMBEDDED_FILES: [&[u8]; 2] = [EMBEDDED, EMBEDDED_RENJU];
+pub const EMBEDDED_FILES: [&[u8]; 3] = [EMBEDDED, EMBEDDED_RENJU, EMBEDDED_CARO];
 
-/// Which embedded file `rule`'s searches use: renju its own, every other
-/// rule freestyle's (measured better in standard than a net trained on
-/// standard's games from it).
+/// Which embedded file `rule`'s searches use: renju and caro their own,
+/// freestyle and standard freestyle's (measured better in standard than a
+/// net trained on standard's games from it).
 pub fn embedded_file(rule: Rule) -> usize {
     match rule {
-        Rule::Freestyle | Rule::Standard | Rule::Caro => 0,
+        Rule::Freestyle | Rule::Standard => 0,
         Rule::Renju => 1,
+        Rule::Caro => 2,
     }
 }
 
@@ -381,6 +385,7 @@ mod tests {
         // Each rule with a file of its own gets that file, not another's.
         assert_eq!(embedded_file(Rule::Freestyle), 0);
         assert_eq!(embedded_file(Rule::Renju), 1);
+        assert_eq!(embedded_file(Rule::Caro), 2);
         for (i, a) in EMBEDDED_FILES.iter().enumerate() {
             for b in &EMBEDDED_FILES[i + 1..] {
                 assert_ne!(
