@@ -106,14 +106,14 @@ impl EvalKind {
         }
     }
 
-    /// The evaluation a rule plays with by default: the net where it passed
-    /// both of its tests against the classical evaluation (an SPRT [0, 10]
-    /// in self-play at 200 ms and the match against Rapfi-classical at
-    /// 500 ms, scripts/RESULTS.md), the classical evaluation elsewhere:
-    /// the net in freestyle on any board (15×15 and 20×20 were tested),
-    /// standard (its SPRT passed; against Rapfi level with classical over
-    /// 200 games each, no worse), renju and caro (its own net passed the
-    /// SPRT; Rapfi does not play caro): the net under every rule now.
+    /// The evaluation a rule plays with by default: the net, which passed
+    /// its tests against the classical evaluation under every rule
+    /// (scripts/RESULTS.md): an SPRT [0, 10] in self-play at 200 ms and the
+    /// match against Rapfi-classical at 500 ms in freestyle on any board
+    /// (15×15 and 20×20 were tested), standard (against Rapfi level with
+    /// classical over 200 games each, no worse) and renju; caro's own net
+    /// by the SPRT alone (Rapfi does not play caro). The match names every
+    /// rule, so a new rule needs a decision.
     pub fn for_rule(rule: Rule) -> EvalKind {
         match rule {
             Rule::Freestyle | Rule::Standard | Rule::Renju | Rule::Caro => EvalKind::Net,
