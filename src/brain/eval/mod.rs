@@ -68,7 +68,7 @@ use crate::brain::hugepages::HugeTable;
 use crate::brain::types::{Color, Rule, Score};
 
 use net::accum::{Moves, NetState};
-use net::{Form, Kernel, QuantNet};
+use net::{Form, QuantNet};
 use weights::{classify, point_values, Class, CLASSES, EVAL_LIMIT};
 
 /// Which evaluation `Evaluator::evaluate` gives: the classical pattern
@@ -303,26 +303,11 @@ impl Evaluator {
         };
         match ev.net.as_ref().map(|n| (n.kernel(), n.form())) {
             None => ev.refresh_all::<0>(board),
-            Some((Kernel::Scalar, Form::Lines)) => ev.refresh_all::<{ net::SCALAR }>(board),
-            Some((Kernel::Scalar, Form::Joint)) => {
-                ev.refresh_all::<{ net::SCALAR | net::JOINT }>(board)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Some((Kernel::Sse2, Form::Lines)) => ev.refresh_all::<{ net::SSE2 }>(board),
-            #[cfg(target_arch = "x86_64")]
-            Some((Kernel::Sse2, Form::Joint)) => {
-                ev.refresh_all::<{ net::SSE2 | net::JOINT }>(board)
-            }
-            // SAFETY: a net's kernel is one this CPU has
-            // (`QuantNet::with_kernel`).
-            #[cfg(target_arch = "x86_64")]
-            Some((Kernel::Avx2, Form::Lines)) => unsafe {
-                ev.refresh_all_avx2::<{ net::AVX2 }>(board)
-            },
-            #[cfg(target_arch = "x86_64")]
-            Some((Kernel::Avx2, Form::Joint)) => unsafe {
-                ev.refresh_all_avx2::<{ net::AVX2 | net::JOINT }>(board)
-            },
+            Some((kernel, form)) => net::by_code!(kernel, form,
+                C => ev.refresh_all::<C>(board),
+                // SAFETY: a net's kernel is one this CPU has
+                // (`QuantNet::with_kernel`).
+                avx2 C => unsafe { ev.refresh_all_avx2::<C>(board) }),
         }
         ev
     }
@@ -375,30 +360,11 @@ impl Evaluator {
     #[inline(never)]
     fn refresh_around_net(&mut self, board: &Board, p: Pos) {
         let n = self.net.as_ref().expect("a net");
-        match (n.kernel(), n.form()) {
-            (Kernel::Scalar, Form::Lines) => {
-                self.refresh_around::<{ net::SCALAR }>(board, p, false)
-            }
-            (Kernel::Scalar, Form::Joint) => {
-                self.refresh_around::<{ net::SCALAR | net::JOINT }>(board, p, false)
-            }
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, Form::Lines) => self.refresh_around::<{ net::SSE2 }>(board, p, false),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, Form::Joint) => {
-                self.refresh_around::<{ net::SSE2 | net::JOINT }>(board, p, false)
-            }
+        net::by_code!(n.kernel(), n.form(),
+            C => self.refresh_around::<C>(board, p, false),
             // SAFETY: a net's kernel is one this CPU has
             // (`QuantNet::with_kernel`).
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, Form::Lines) => unsafe {
-                self.refresh_around_avx2::<{ net::AVX2 }>(board, p)
-            },
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, Form::Joint) => unsafe {
-                self.refresh_around_avx2::<{ net::AVX2 | net::JOINT }>(board, p)
-            },
-        }
+            avx2 C => unsafe { self.refresh_around_avx2::<C>(board, p) })
     }
 
     /// `refresh_around` with the AVX2 kernel (`NET`: `AVX2`, with `JOINT`

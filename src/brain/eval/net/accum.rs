@@ -34,7 +34,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::kernel::{self, Block, Kern, Kernel, BLOCK, JOINT};
+use super::kernel::{self, Block, Kern, Kernel, BLOCK};
 use super::keys::{CellState, Form, KeyChange};
 use super::quant::QuantNet;
 use crate::brain::eval::weights::Class;
@@ -398,39 +398,22 @@ impl NetState {
         if st.synced == m.frames.len() {
             return;
         }
-        match self.form {
-            Form::Lines => self.sync_form::<0>(st, m),
-            Form::Joint => self.sync_form::<JOINT>(st, m),
-        }
-    }
-
-    /// `sync` for the form `F` (0 or `JOINT`) with the net's kernel.
-    #[inline(always)]
-    fn sync_form<const F: u8>(&self, st: &mut St, m: Moves) {
-        match (self.kernel, self.nb, F) {
-            (Kernel::Scalar, 1, 0) => self.sync_with::<{ kernel::SCALAR }, 1>(st, m),
-            (Kernel::Scalar, _, 0) => self.sync_with::<{ kernel::SCALAR }, 0>(st, m),
-            (Kernel::Scalar, 1, _) => self.sync_with::<{ kernel::SCALAR | JOINT }, 1>(st, m),
-            (Kernel::Scalar, _, _) => self.sync_with::<{ kernel::SCALAR | JOINT }, 0>(st, m),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, 1, 0) => self.sync_with::<{ kernel::SSE2 }, 1>(st, m),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, _, 0) => self.sync_with::<{ kernel::SSE2 }, 0>(st, m),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, 1, _) => self.sync_with::<{ kernel::SSE2 | JOINT }, 1>(st, m),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, _, _) => self.sync_with::<{ kernel::SSE2 | JOINT }, 0>(st, m),
-            // SAFETY: a net's kernel is one this CPU has
-            // (`QuantNet::with_kernel` checks `Kernel::available`).
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, 1, 0) => unsafe { self.sync_avx2::<{ kernel::AVX2 }, 1>(st, m) },
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, _, 0) => unsafe { self.sync_avx2::<{ kernel::AVX2 }, 0>(st, m) },
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, 1, _) => unsafe { self.sync_avx2::<{ kernel::AVX2 | JOINT }, 1>(st, m) },
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, _, _) => unsafe { self.sync_avx2::<{ kernel::AVX2 | JOINT }, 0>(st, m) },
-        }
+        let one = self.nb == 1;
+        kernel::by_code!(self.kernel, self.form,
+        C => if one {
+            self.sync_with::<C, 1>(st, m)
+        } else {
+            self.sync_with::<C, 0>(st, m)
+        },
+        // SAFETY: a net's kernel is one this CPU has
+        // (`QuantNet::with_kernel` checks `Kernel::available`).
+        avx2 C => unsafe {
+            if one {
+                self.sync_avx2::<C, 1>(st, m)
+            } else {
+                self.sync_avx2::<C, 0>(st, m)
+            }
+        })
     }
 
     /// `sync_with` the AVX2 kernel (`K`: `AVX2`, with `JOINT` or not), in

@@ -149,6 +149,50 @@ pub(in crate::brain::eval) const fn code(k: Kernel, form: Form) -> u8 {
     }
 }
 
+/// The one dispatch from a net's kernel and form, known at run time, to the
+/// constant (`code`) that code compiled once per kernel and form is
+/// instantiated with: `by_code!(kernel, form, C => body, avx2 C => avx_body)`
+/// evaluates `body` with the constant `C` bound for the scalar and SSE2
+/// kernels, and `avx_body` for AVX2 (where callers enter a function that
+/// enables AVX2, an `unsafe` call they justify: a net's kernel is one this
+/// CPU has, `QuantNet::with_kernel` checks `Kernel::available`).
+macro_rules! by_code {
+    ($kernel:expr, $form:expr, $c:ident => $body:expr, avx2 $ca:ident => $avx:expr) => {{
+        use $crate::brain::eval::net::{Form, Kernel};
+        match ($kernel, $form) {
+            (Kernel::Scalar, Form::Lines) => {
+                const $c: u8 = $crate::brain::eval::net::SCALAR;
+                $body
+            }
+            (Kernel::Scalar, Form::Joint) => {
+                const $c: u8 = $crate::brain::eval::net::SCALAR | $crate::brain::eval::net::JOINT;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, Form::Lines) => {
+                const $c: u8 = $crate::brain::eval::net::SSE2;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Sse2, Form::Joint) => {
+                const $c: u8 = $crate::brain::eval::net::SSE2 | $crate::brain::eval::net::JOINT;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, Form::Lines) => {
+                const $ca: u8 = $crate::brain::eval::net::AVX2;
+                $avx
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, Form::Joint) => {
+                const $ca: u8 = $crate::brain::eval::net::AVX2 | $crate::brain::eval::net::JOINT;
+                $avx
+            }
+        }
+    }};
+}
+pub(in crate::brain::eval) use by_code;
+
 /// Run `body` with `L` the lanes of the kernel `K` and `R` the registers
 /// of a block. SAFETY (callers): the CPU has `K`'s instructions.
 macro_rules! with_lanes {
@@ -551,29 +595,17 @@ mod tests {
     /// 1 for a one-block net).
     fn run_any(q: &QuantNet, op: Op, acc: &mut [Block], delta: &mut [Block]) {
         let one = q.rows().nb == 1;
-        let j = q.form() == Form::Joint;
-        match (q.kernel(), one, j) {
-            (Kernel::Scalar, false, false) => run::<SCALAR, 0>(q, op, acc, delta),
-            (Kernel::Scalar, true, false) => run::<SCALAR, 1>(q, op, acc, delta),
-            (Kernel::Scalar, false, true) => run::<{ SCALAR | JOINT }, 0>(q, op, acc, delta),
-            (Kernel::Scalar, true, true) => run::<{ SCALAR | JOINT }, 1>(q, op, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, false, false) => run::<SSE2, 0>(q, op, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, true, false) => run::<SSE2, 1>(q, op, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, false, true) => run::<{ SSE2 | JOINT }, 0>(q, op, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Sse2, true, true) => run::<{ SSE2 | JOINT }, 1>(q, op, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, false, false) => run::<AVX2, 0>(q, op, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, true, false) => run::<AVX2, 1>(q, op, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, false, true) => run::<{ AVX2 | JOINT }, 0>(q, op, acc, delta),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, true, true) => run::<{ AVX2 | JOINT }, 1>(q, op, acc, delta),
-        }
+        by_code!(q.kernel(), q.form(),
+        C => if one {
+            run::<C, 1>(q, op, acc, delta)
+        } else {
+            run::<C, 0>(q, op, acc, delta)
+        },
+        avx2 C => if one {
+            run::<C, 1>(q, op, acc, delta)
+        } else {
+            run::<C, 0>(q, op, acc, delta)
+        })
     }
 
     /// A random cell state: any nibbles (past 11 too, one in eight: their

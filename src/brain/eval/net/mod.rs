@@ -60,8 +60,8 @@ pub use format::{
 pub use joint::{
     joint_rank, joint_table, tempo_bits, tempo_index, JOINT_KEYS, TEMPO_BITS, TEMPO_ENTRIES,
 };
+pub(in crate::brain::eval) use kernel::{by_code, AVX2, JOINT, SCALAR, SSE2};
 pub use kernel::{Kernel, LANES, QA};
-pub(in crate::brain::eval) use kernel::{AVX2, JOINT, SCALAR, SSE2};
 pub use keys::{
     cell_keys, cell_keys_joint, line_pair, rows, Form, CLASS_PAIRS, JOINT_ROWS, KEYS_PER_CELL,
     KEYS_PER_CELL_JOINT, LINE_KEYS, NIBBLES, PAIR_ROWS, POOL_DIV, ROWS,
