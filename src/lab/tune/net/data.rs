@@ -13,7 +13,7 @@ use crate::brain::eval::net::{
 use crate::brain::eval::Evaluator;
 use crate::brain::game::board::{Board, Pos};
 use crate::brain::types::{Color, RuleSet, MATE_BOUND};
-use crate::lab::datagen::record::{read_file, GameRecord};
+use crate::lab::datagen::record::{read_file, GameRecord, RecordedMove};
 
 /// One distinct cell of a position for one side: its six embedding rows
 /// (`net::cell_keys`, each below `rows()`, so a byte) and how many empty
@@ -301,13 +301,35 @@ pub fn sigmoid(v: f64) -> f64 {
 
 /// Is this game held out? One in `every` games by a hash of the seed and
 /// the game's text, so the split does not depend on file order or on how
-/// the shards were merged; 0 holds none out.
-pub fn held_out(game: &GameRecord, seed: u64, every: u64) -> bool {
+/// the shards were merged; 0 holds none out. With `moves_only` the hash
+/// covers the rule, the size, the opening and the moves but not the
+/// scores or the result, so a game relabelled by a deeper search
+/// (`datagen relabel`) is held out exactly when its source game is, and
+/// nets trained on either labels are compared on the same games.
+pub fn held_out(game: &GameRecord, seed: u64, every: u64, moves_only: bool) -> bool {
     if every == 0 {
         return false;
     }
     let mut text = seed.to_le_bytes().to_vec();
-    text.extend(game.format().bytes());
+    if moves_only {
+        let g = GameRecord {
+            result: 0.5,
+            moves: game
+                .moves
+                .iter()
+                .map(|m| RecordedMove {
+                    score: 0,
+                    best: false,
+                    ..*m
+                })
+                .collect(),
+            ..game.clone()
+        };
+        text.extend(b"moves:");
+        text.extend(g.format().bytes());
+    } else {
+        text.extend(game.format().bytes());
+    }
     fnv1a(&text).is_multiple_of(every)
 }
 
@@ -318,6 +340,8 @@ pub struct DataOptions {
     /// Hold out one game in `holdout` (0: none).
     pub holdout: u64,
     pub seed: u64,
+    /// Split by the moves alone (`held_out`'s `moves_only`).
+    pub split_moves: bool,
     /// Keep positions whose search score claims a forced result (target 1
     /// or 0); otherwise they are skipped.
     pub mates: bool,
@@ -347,7 +371,7 @@ pub fn positions(games: &[GameRecord], o: &DataOptions) -> (Dataset, Dataset, Lo
             stats.other_rules += !ok as usize;
             ok
         })
-        .map(|g| (g, held_out(g, o.seed, o.holdout)))
+        .map(|g| (g, held_out(g, o.seed, o.holdout, o.split_moves)))
         .collect();
     stats.games = mine.len();
     stats.held_games = mine.iter().filter(|g| g.1).count();

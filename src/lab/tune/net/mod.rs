@@ -13,7 +13,8 @@
 //! logit times `K` is on the classical scale). One game in `--holdout` is
 //! held out, chosen by a hash of `--split-seed` and the game (not of the
 //! training seed, so runs with other seeds are compared on the same
-//! games). Each epoch prints the training loss, the held-out loss, and the
+//! games; `--split-moves`: a hash of its moves alone, so the same games
+//! are held out from a record and from its deep relabelling). Each epoch prints the training loss, the held-out loss, and the
 //! classical evaluation's loss on the same held-out positions (logit
 //! `classic / K`), cross-entropy and squared error both, over all held-out
 //! positions and over the quiet ones (where the search evaluates
@@ -44,7 +45,7 @@ use crate::brain::eval::net::Form;
 use crate::brain::types::RuleSet;
 use crate::cli::{num, parse_rule, value};
 
-const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--k X] [--init FILE] [--out FILE] [--form lines|joint] [--window R] RECORDS...";
+const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--split-moves] [--k X] [--init FILE] [--out FILE] [--form lines|joint] [--window R] RECORDS...";
 
 /// The command line's settings.
 #[derive(Clone, Debug)]
@@ -57,6 +58,7 @@ struct Args {
     quiet_only: bool,
     holdout: u64,
     split_seed: u64,
+    split_moves: bool,
     k: Option<f64>,
     init: Option<String>,
     out: String,
@@ -79,6 +81,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         quiet_only: false,
         holdout: 10,
         split_seed: 1,
+        split_moves: false,
         k: None,
         init: None,
         out: "sente-net.bin".into(),
@@ -115,6 +118,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--lambda" => a.lambda = num(o, &val()?)?,
             "--holdout" => a.holdout = num(o, &val()?)?,
             "--split-seed" => a.split_seed = num(o, &val()?)?,
+            "--split-moves" => a.split_moves = true,
             "--k" => a.k = Some(num(o, &val()?)?),
             "--init" => a.init = Some(val()?),
             "--out" => a.out = val()?,
@@ -219,6 +223,7 @@ fn run(a: &Args) -> anyhow::Result<()> {
         rules: a.rules,
         holdout: a.holdout,
         seed: a.split_seed,
+        split_moves: a.split_moves,
         mates: a.mates,
         threads: o.threads,
         window: a.window,

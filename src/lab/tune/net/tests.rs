@@ -39,6 +39,7 @@ fn opts(rule: Rule, threads: usize) -> DataOptions {
         rules: RuleSet::from(rule),
         holdout: 0,
         seed: 1,
+        split_moves: false,
         mates: false,
         threads,
         window: 0,
@@ -383,12 +384,39 @@ fn records_become_positions() {
     assert_eq!(train_set.len() + held.len(), all.len());
     let held_moves: usize = g[..60]
         .iter()
-        .filter(|r| held_out(r, 1, 10))
+        .filter(|r| held_out(r, 1, 10, false))
         .map(|r| r.moves.len())
         .sum();
     assert_eq!(held.len(), held_moves);
     o.seed = 2;
     assert_ne!(positions(&g, &o).1, held, "another seed, another split");
+    // Relabelled (other scores, best flags and result): the text split
+    // moves games across, the moves-only split holds out the same games.
+    let relabelled: Vec<GameRecord> = g
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.result = 1.0 - r.result;
+            for m in &mut r.moves {
+                m.score = m.score / 2 + 7;
+                m.best = !m.best;
+            }
+            r
+        })
+        .collect();
+    let split = |gs: &[GameRecord], moves_only| -> Vec<bool> {
+        gs.iter().map(|r| held_out(r, 1, 4, moves_only)).collect()
+    };
+    assert_ne!(split(&g, false), split(&relabelled, false));
+    assert_eq!(split(&g, true), split(&relabelled, true));
+    assert!(split(&g, true).iter().any(|&h| h) && !split(&g, true).iter().all(|&h| h));
+    o.seed = 1;
+    o.split_moves = true;
+    let (_, held_r, st_r) = positions(&relabelled, &o);
+    let (_, held_s, st_s) = positions(&g, &o);
+    assert_eq!(st_r.held_games, st_s.held_games);
+    assert_eq!(held_r.len(), held_s.len());
+    o.split_moves = false;
     // A forced score is skipped, or kept with target 1 / 0.
     let mut r = records(&lines[..1]);
     r[0].moves[1].score = -(MATE - 3);
