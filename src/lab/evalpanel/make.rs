@@ -11,10 +11,16 @@
 //! make, and neither side has a VCF: the threat solver proves none within
 //! `--vcf-nodes` nodes for the side to move and for the opponent (as if it
 //! were to move); a solve that runs out of nodes proves nothing, and the
-//! position is not taken.
+//! position is not taken. With `--vct-nodes V` (0, the default, is off)
+//! neither side may have a VCT the threat solver finds within `V` nodes
+//! either (as if each were to move): a position where a side wins by
+//! threes and fours is decided, not a question for an evaluation. A VCT
+//! solve that runs out of nodes does not reject the position (a deep
+//! enough VCT search runs out on most middle games).
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{anyhow, bail, Context};
 
@@ -22,6 +28,8 @@ use super::{board_of, read_records, Entry, PANEL_FORMAT};
 use crate::brain::game::rules::finished;
 use crate::brain::game::zobrist::SplitMix64;
 use crate::brain::game::Board;
+use crate::brain::search::params::MAX_THREATS;
+use crate::brain::search::threat::ThreatSolver;
 use crate::brain::types::{Color, RuleSet};
 use crate::cli::{num, parse_rule, value};
 use crate::lab::bench::reach::make::no_threat_win;
@@ -42,6 +50,8 @@ pub struct Config {
     pub per_game: usize,
     /// Node budget of each VCF solve of the quiet test.
     pub vcf_nodes: u64,
+    /// Node budget of each VCT solve (0: no VCT test).
+    pub vct_nodes: u64,
 }
 
 impl Default for Config {
@@ -53,20 +63,37 @@ impl Default for Config {
             plies: (6, 40),
             per_game: 2,
             vcf_nodes: 20_000,
+            vct_nodes: 0,
         }
     }
 }
 
-/// Is `board` quiet: not over, no five to make, and no VCF for either
-/// side proven absent within `vcf_nodes` nodes each?
-pub fn quiet(board: &Board, vcf_nodes: u64) -> bool {
+/// Is `board` quiet: not over, no five to make, no VCF for either side
+/// (proven absent within `vcf_nodes` nodes each) and, when `vct_nodes` is
+/// not 0, no VCT for either side found within `vct_nodes` nodes each?
+pub fn quiet(board: &Board, vcf_nodes: u64, vct_nodes: u64) -> bool {
     if finished(board).is_some() || board.is_full() || five_to_make(board) {
         return false;
     }
     let me = board.to_move();
     let mut b = board.clone();
-    no_threat_win(&mut b, me, false, vcf_nodes)
-        && no_threat_win(&mut b, me.opposite(), false, vcf_nodes)
+    let sides = [me, me.opposite()];
+    if !sides
+        .iter()
+        .all(|&side| no_threat_win(&mut b, side, false, vcf_nodes))
+    {
+        return false;
+    }
+    vct_nodes == 0 || !sides.iter().any(|&side| vct_found(&mut b, side, vct_nodes))
+}
+
+/// Does the threat solver find a VCT for `attacker` on `b` (as if it were
+/// to move) within `budget` nodes?
+fn vct_found(b: &mut Board, attacker: Color, budget: u64) -> bool {
+    let stop = AtomicBool::new(false);
+    ThreatSolver::new()
+        .vct(b, attacker, MAX_THREATS, budget, &stop)
+        .is_some()
 }
 
 /// Shuffle `v` in place (Fisher-Yates) with `rng`.
@@ -113,7 +140,7 @@ pub fn draw(cfg: &Config, games: &[(String, usize, GameRecord)]) -> anyhow::Resu
                 continue;
             }
             let board = board_of(g.rules, g.size, &stones[..p])?;
-            if quiet(&board, cfg.vcf_nodes) {
+            if quiet(&board, cfg.vcf_nodes, cfg.vct_nodes) {
                 taken.push(p);
             }
         }
@@ -139,7 +166,7 @@ pub fn draw(cfg: &Config, games: &[(String, usize, GameRecord)]) -> anyhow::Resu
 /// The panel's header line.
 pub fn header(cfg: &Config, size: usize, sources: &[String], drawn: usize) -> String {
     format!(
-        "# {PANEL_FORMAT} rule={} size={size} count={} drawn={drawn} seed={} plies={}..{} per-game={} vcf-nodes={} source={} version={}",
+        "# {PANEL_FORMAT} rule={} size={size} count={} drawn={drawn} seed={} plies={}..{} per-game={} vcf-nodes={}{} source={} version={}",
         cfg.rules.rule.name(),
         cfg.count,
         cfg.seed,
@@ -147,6 +174,11 @@ pub fn header(cfg: &Config, size: usize, sources: &[String], drawn: usize) -> St
         cfg.plies.1,
         cfg.per_game,
         cfg.vcf_nodes,
+        if cfg.vct_nodes > 0 {
+            format!(" vct-nodes={}", cfg.vct_nodes)
+        } else {
+            String::new()
+        },
         sources.join(","),
         env!("CARGO_PKG_VERSION")
     )
@@ -182,6 +214,7 @@ pub fn main_make(args: &[String]) -> anyhow::Result<()> {
             "--plies" => val().and_then(|v| parse_plies(&v)).map(|p| cfg.plies = p),
             "--per-game" => val().and_then(|v| num(a, &v)).map(|n| cfg.per_game = n),
             "--vcf-nodes" => val().and_then(|v| num(a, &v)).map(|n| cfg.vcf_nodes = n),
+            "--vct-nodes" => val().and_then(|v| num(a, &v)).map(|n| cfg.vct_nodes = n),
             "--size" => val().and_then(|v| num(a, &v)).map(|n| size = n),
             "--out" => val().map(|v| out = Some(v)),
             f if f.starts_with("--") => Err(format!("unknown argument {f:?}\n{}", super::USAGE)),

@@ -214,9 +214,9 @@ pub fn read_records(
     Ok(out)
 }
 
-const USAGE: &str = "usage: sente-lab evalpanel make --rule R --count N [--seed S] [--plies A..B] [--per-game M] [--vcf-nodes V] [--size S] --out PANEL.txt RECORDS...
+const USAGE: &str = "usage: sente-lab evalpanel make --rule R --count N [--seed S] [--plies A..B] [--per-game M] [--vcf-nodes V] [--vct-nodes V] [--size S] --out PANEL.txt RECORDS...
        sente-lab evalpanel label --panel PANEL.txt --out LABELS.txt [--nodes N (500000)] [--shard K/N] [--eval auto|classic|net] [--net FILE] [--quiet]
-       sente-lab evalpanel score --panel PANEL.txt --labels LABELS.txt... [--eval classic|net]... [--net FILE]... [--k K] [--json FILE]";
+       sente-lab evalpanel score --panel PANEL.txt --labels LABELS.txt... [--eval classic|net]... [--net FILE]... [--k K] [--undecided] [--json FILE]";
 
 /// `sente-lab evalpanel …`; returns the process exit status.
 pub fn main_evalpanel(args: &[String]) -> i32 {

@@ -9,6 +9,11 @@
 //!   result for the side to move;
 //! - `spearman`: rank correlation of the evaluation with the deep score.
 //!
+//! `--undecided` leaves out the positions whose deep label is a forced
+//! result (a mate score): the panel's filter rejects a VCF but not a VCT,
+//! and a static evaluation is not asked to see a forced win, so those
+//! positions measure the label's reach more than the evaluator.
+//!
 //! `K` is the net trainer's scale (score units per logit, fitted by `tune
 //! net` and stored in its weights): the rule's embedded net's `k()`, or
 //! `--k`. Scores beyond `EVAL_LIMIT` (mates) are clipped to it. An
@@ -29,7 +34,7 @@ use crate::brain::eval::net::{embedded_net_for, QuantNet};
 use crate::brain::eval::weights::EVAL_LIMIT;
 use crate::brain::eval::Evaluator;
 use crate::brain::game::Board;
-use crate::brain::types::Rule;
+use crate::brain::types::{is_mate_score, Rule};
 use crate::cli::{num, value};
 
 /// An evaluator of panel positions: (index, position, its board) to a
@@ -180,6 +185,15 @@ pub fn score(
     Ok(rows)
 }
 
+/// The labels whose deep score is not a forced result (`--undecided`).
+pub fn undecided(labels: &BTreeMap<usize, i32>) -> BTreeMap<usize, i32> {
+    labels
+        .iter()
+        .filter(|(_, &s)| !is_mate_score(s))
+        .map(|(&i, &s)| (i, s))
+        .collect()
+}
+
 /// The table as text.
 pub fn table(rows: &[Row]) -> String {
     let w = rows
@@ -284,6 +298,7 @@ pub fn main_score(args: &[String]) -> anyhow::Result<()> {
     let mut evals: Vec<Named> = Vec::new();
     let mut k: Option<f64> = None;
     let mut json_out: Option<String> = None;
+    let mut only_undecided = false;
     let mut it = args.iter().peekable();
     while let Some(a) = it.next() {
         let r: Result<(), String> = match a.as_str() {
@@ -320,6 +335,10 @@ pub fn main_score(args: &[String]) -> anyhow::Result<()> {
                 .and_then(|v| num(a, &v))
                 .map(|v| k = Some(v)),
             "--json" => value(&mut it, a).map(|v| json_out = Some(v)),
+            "--undecided" => {
+                only_undecided = true;
+                Ok(())
+            }
             f => Err(format!("unknown argument {f:?}\n{}", super::USAGE)),
         };
         r.map_err(|e| anyhow!(e))?;
@@ -332,7 +351,14 @@ pub fn main_score(args: &[String]) -> anyhow::Result<()> {
         evals = vec![classic(), embedded()];
     }
     let (entries, _) = read_panel(Path::new(&panel))?;
-    let labels = read_labels(&label_files)?;
+    let mut labels = read_labels(&label_files)?;
+    let forced = if only_undecided {
+        let all = labels.len();
+        labels = undecided(&labels);
+        Some(all - labels.len())
+    } else {
+        None
+    };
     let deep = |i: usize| f64::from(labels[&i]);
     let mut all = vec![Named {
         name: "deep".into(),
@@ -342,9 +368,12 @@ pub fn main_score(args: &[String]) -> anyhow::Result<()> {
     let k_of = |r: Rule| k.unwrap_or_else(|| f64::from(embedded_net_for(r).k()));
     let rows = score(&entries, &labels, &all, &k_of)?;
     println!(
-        "# {} of {} positions labelled; K: the rule's embedded net's scale",
+        "# {} of {} positions labelled{}; K: the rule's embedded net's scale",
         labels.len(),
-        entries.len()
+        entries.len(),
+        forced.map_or(String::new(), |f| format!(
+            " and undecided ({f} forced results left out)"
+        ))
     );
     print!("{}", table(&rows));
     if let Some(j) = json_out {

@@ -50,7 +50,7 @@ fn a_tiny_panel_is_drawn_deterministically_and_quiet() {
     let mut per_game: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for e in &a {
         assert!((6..=40).contains(&e.stones()), "{}", e.format());
-        assert!(quiet(&e.board().unwrap(), 5000), "{}", e.format());
+        assert!(quiet(&e.board().unwrap(), 5000, 0), "{}", e.format());
         // The result for the side to move is the game's, turned.
         let (_, gi, ply) = {
             let f: Vec<&str> = e.source.split(':').collect();
@@ -103,7 +103,7 @@ fn the_quiet_filter_rejects_a_planted_vcf() {
     for black_to_move in [true, false] {
         let g = vcf_game(black_to_move);
         let b = board_of(g.rules, g.size, &g.opening).unwrap();
-        assert!(!quiet(&b, 5000), "black to move {black_to_move}");
+        assert!(!quiet(&b, 5000, 0), "black to move {black_to_move}");
         let cfg = MakeConfig {
             plies: (6, 7),
             ..make_cfg(1)
@@ -115,12 +115,95 @@ fn the_quiet_filter_rejects_a_planted_vcf() {
     let mut g = vcf_game(true);
     g.opening[4] = (9, 9);
     let b = board_of(g.rules, g.size, &g.opening).unwrap();
-    assert!(quiet(&b, 5000));
+    assert!(quiet(&b, 5000, 0));
     let cfg = MakeConfig {
         plies: (6, 7),
         ..make_cfg(1)
     };
     assert_eq!(draw(&cfg, &[("x".into(), 1, g)]).unwrap().len(), 1);
+}
+
+/// Black (to move or not) has two open twos crossing at (7, 7): a double
+/// three there wins by threes and fours (a VCT), with no four to make (no
+/// VCF).
+fn vct_board(black_to_move: bool) -> Board {
+    let mut stones = vec![
+        (5, 7),
+        (12, 12),
+        (6, 7),
+        (0, 14),
+        (7, 5),
+        (14, 0),
+        (7, 6),
+        (1, 13),
+    ];
+    if !black_to_move {
+        stones.push((13, 1));
+    }
+    board_of(RuleSet::FREESTYLE, 15, &stones).unwrap()
+}
+
+#[test]
+fn the_vct_test_rejects_a_planted_double_three() {
+    for black_to_move in [true, false] {
+        let b = vct_board(black_to_move);
+        assert!(quiet(&b, 5000, 0), "no VCF: quiet without the VCT test");
+        assert!(!quiet(&b, 5000, 20_000), "black to move {black_to_move}");
+    }
+    // The control: one of the twos moved apart, no double three.
+    let stones = vec![
+        (5, 7),
+        (12, 12),
+        (6, 7),
+        (0, 14),
+        (7, 2),
+        (14, 0),
+        (7, 6),
+        (1, 13),
+    ];
+    let b = board_of(RuleSet::FREESTYLE, 15, &stones).unwrap();
+    assert!(quiet(&b, 5000, 20_000));
+    let cfg = MakeConfig {
+        plies: (8, 9),
+        vct_nodes: 20_000,
+        ..make_cfg(1)
+    };
+    let g = |opening: Vec<(usize, usize)>| GameRecord {
+        rules: RuleSet::FREESTYLE,
+        size: 15,
+        result: 0.5,
+        opening,
+        moves: vec![RecordedMove {
+            x: 10,
+            y: 3,
+            score: 0,
+            best: true,
+        }],
+    };
+    let planted = vec![
+        (5, 7),
+        (12, 12),
+        (6, 7),
+        (0, 14),
+        (7, 5),
+        (14, 0),
+        (7, 6),
+        (1, 13),
+    ];
+    assert!(draw(&cfg, &[("x".into(), 1, g(planted))])
+        .unwrap()
+        .is_empty());
+    let calm = vec![
+        (5, 7),
+        (12, 12),
+        (6, 7),
+        (0, 14),
+        (7, 2),
+        (14, 0),
+        (7, 6),
+        (1, 13),
+    ];
+    assert_eq!(draw(&cfg, &[("x".into(), 1, g(calm))]).unwrap().len(), 1);
 }
 
 fn panel_file(dir: &std::path::Path) -> (Vec<Entry>, u64, PathBuf) {
@@ -201,6 +284,24 @@ fn spearman_of_identical_orders_is_one() {
     let reversed: Vec<f64> = a.iter().map(|v| -v).collect();
     assert!((spearman(&a, &reversed) + 1.0).abs() < 1e-12);
     assert_eq!(spearman(&a, &[1.0; 6]), 0.0);
+}
+
+#[test]
+fn undecided_leaves_out_exactly_the_forced_labels() {
+    use crate::brain::types::{mate_in, mated_in, MATE_BOUND};
+    let labels: BTreeMap<usize, i32> = [
+        (0, 120),
+        (1, mate_in(7)),
+        (2, -3000),
+        (3, mated_in(12)),
+        (4, MATE_BOUND - 1),
+        (5, -MATE_BOUND),
+    ]
+    .into_iter()
+    .collect();
+    let kept = score::undecided(&labels);
+    assert_eq!(kept.keys().copied().collect::<Vec<_>>(), vec![0, 2, 4]);
+    assert_eq!(kept[&2], -3000);
 }
 
 #[test]
