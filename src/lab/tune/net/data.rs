@@ -10,6 +10,8 @@ pub use crate::brain::eval::net::fnv1a;
 use crate::brain::eval::net::{
     cell_keys, joint_table, tempo_index, JOINT_KEYS, JOINT_ROWS, NIBBLES,
 };
+use std::collections::{HashMap, HashSet};
+
 use crate::brain::eval::Evaluator;
 use crate::brain::game::board::{Board, Pos};
 use crate::brain::types::{Color, RuleSet, MATE_BOUND};
@@ -417,12 +419,73 @@ fn extract(run: &[(&GameRecord, bool)], mates: bool, window: usize) -> (Dataset,
 }
 
 /// Read record files and build the sets.
-pub fn load(files: &[String], o: &DataOptions) -> anyhow::Result<(Dataset, Dataset, LoadStats)> {
+pub fn load(
+    files: &[String],
+    o: &DataOptions,
+    exclude: &PanelGames,
+) -> anyhow::Result<(Dataset, Dataset, LoadStats, usize)> {
     let mut games = Vec::new();
     for f in files {
         games.extend(read_file(f).map_err(|e| anyhow::anyhow!("{f}: {e}"))?);
     }
-    Ok(positions(&games, o))
+    let before = games.len();
+    games.retain(|g| !exclude.holds(g));
+    let (t, h, st) = positions(&games, o);
+    Ok((t, h, st, before - games.len()))
+}
+
+/// The positions of evaluation panels (`evalpanel`), to keep the games
+/// they were drawn from out of a training (`--exclude-panel`): a net
+/// scored on a panel must not have trained on the panel's games, whose
+/// other positions are close to the panel's own.
+#[derive(Default)]
+pub struct PanelGames {
+    /// Per rule name and board size, every panel position's stones.
+    sets: HashMap<(&'static str, usize), StoneSets>,
+}
+
+/// Positions as their stones in order, Black first.
+type StoneSets = HashSet<Vec<(usize, usize)>>;
+
+impl PanelGames {
+    /// The positions of the panel files `paths`.
+    pub fn read(paths: &[String]) -> anyhow::Result<Self> {
+        let mut me = PanelGames::default();
+        for p in paths {
+            let (entries, _) = crate::lab::evalpanel::read_panel(std::path::Path::new(p))?;
+            for e in entries {
+                me.sets
+                    .entry((e.rules.rule.name(), e.size))
+                    .or_default()
+                    .insert(e.moves);
+            }
+        }
+        Ok(me)
+    }
+
+    /// Panel positions known.
+    pub fn len(&self) -> usize {
+        self.sets.values().map(HashSet::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Does `g` pass through a panel position (same rule, size and
+    /// stones in the same order)?
+    pub fn holds(&self, g: &GameRecord) -> bool {
+        let Some(set) = self.sets.get(&(g.rules.rule.name(), g.size)) else {
+            return false;
+        };
+        let stones: Vec<(usize, usize)> = g
+            .opening
+            .iter()
+            .copied()
+            .chain(g.moves.iter().map(|m| (m.x, m.y)))
+            .collect();
+        (0..=stones.len()).any(|n| set.contains(&stones[..n]))
+    }
 }
 
 /// Mean squared error of `sigmoid(classic / k)` against the game results,

@@ -14,7 +14,10 @@
 //! held out, chosen by a hash of `--split-seed` and the game (not of the
 //! training seed, so runs with other seeds are compared on the same
 //! games; `--split-moves`: a hash of its moves alone, so the same games
-//! are held out from a record and from its deep relabelling). Each epoch prints the training loss, the held-out loss, and the
+//! are held out from a record and from its deep relabelling).
+//! `--exclude-panel PANEL` leaves out every game that passes through a
+//! position of that evaluation panel (`evalpanel`), so a net scored on the
+//! panel did not train on the games it was drawn from. Each epoch prints the training loss, the held-out loss, and the
 //! classical evaluation's loss on the same held-out positions (logit
 //! `classic / K`), cross-entropy and squared error both, over all held-out
 //! positions and over the quiet ones (where the search evaluates
@@ -45,7 +48,7 @@ use crate::brain::eval::net::Form;
 use crate::brain::types::RuleSet;
 use crate::cli::{num, parse_rule, value};
 
-const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--split-moves] [--k X] [--init FILE] [--out FILE] [--form lines|joint] [--window R] RECORDS...";
+const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--split-moves] [--exclude-panel PANEL]... [--k X] [--init FILE] [--out FILE] [--form lines|joint] [--window R] RECORDS...";
 
 /// The command line's settings.
 #[derive(Clone, Debug)]
@@ -68,6 +71,7 @@ struct Args {
     window: usize,
     train: TrainOptions,
     files: Vec<String>,
+    exclude_panels: Vec<String>,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -98,6 +102,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             loss: Loss::Bce,
         },
         files: Vec::new(),
+        exclude_panels: Vec::new(),
     };
     let mut it = args.iter();
     while let Some(o) = it.next() {
@@ -119,6 +124,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--holdout" => a.holdout = num(o, &val()?)?,
             "--split-seed" => a.split_seed = num(o, &val()?)?,
             "--split-moves" => a.split_moves = true,
+            "--exclude-panel" => a.exclude_panels.push(val()?),
             "--k" => a.k = Some(num(o, &val()?)?),
             "--init" => a.init = Some(val()?),
             "--out" => a.out = val()?,
@@ -228,7 +234,15 @@ fn run(a: &Args) -> anyhow::Result<()> {
         threads: o.threads,
         window: a.window,
     };
-    let (mut train_set, mut held, st) = load(&a.files, &d)?;
+    let exclude = PanelGames::read(&a.exclude_panels)?;
+    let (mut train_set, mut held, st, excluded) = load(&a.files, &d, &exclude)?;
+    if !exclude.is_empty() {
+        println!(
+            "{excluded} games left out: they pass through one of the {} positions of {}",
+            exclude.len(),
+            a.exclude_panels.join(", ")
+        );
+    }
     let cells = |d: &Dataset| d.cells.len() as f64 / d.len().max(1) as f64;
     println!(
         "rule {}: {} games ({} held out, {} of other rules skipped), positions {} train / {} held out, {} forced scores {}; {:.1} distinct cells a position (both sides); read in {:.1} s",

@@ -661,3 +661,52 @@ fn training_with_window_is_reproducible_and_learns() {
         "{before:?} -> {after:?}"
     );
 }
+
+#[test]
+fn exclude_panel_leaves_out_exactly_the_games_through_a_panel_position() {
+    use crate::lab::evalpanel::Entry;
+    let mut rng = SplitMix64::new(77);
+    let lines: Vec<String> = (0..6)
+        .map(|_| game_line(&mut rng, Rule::Freestyle, 15, 12, "1"))
+        .collect();
+    let g = records(&lines);
+    let dir = std::env::temp_dir().join(format!("sente-exclude-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("games.txt");
+    std::fs::write(&rec, format!("# test\n{}\n", lines.join("\n"))).unwrap();
+    let stones = |r: &GameRecord, n: usize| -> Vec<(usize, usize)> {
+        r.moves[..n].iter().map(|m| (m.x, m.y)).collect()
+    };
+    let entry = |rules: RuleSet, moves: Vec<(usize, usize)>| Entry {
+        rules,
+        size: 15,
+        result: 1.0,
+        moves,
+        source: "x:1:1".into(),
+    };
+    // Game 2's position after 7 stones; the same stones under renju (not
+    // this rule), and game 4's first 5 stones in another order (not a
+    // position of game 4).
+    let mut swapped = stones(&g[4], 5);
+    swapped.swap(0, 2);
+    let panel = [
+        entry(RuleSet::FREESTYLE, stones(&g[2], 7)),
+        entry(RuleSet::from(Rule::Renju), stones(&g[3], 7)),
+        entry(RuleSet::FREESTYLE, swapped),
+    ];
+    let path = dir.join("panel.txt");
+    let text: String = panel.iter().map(|e| e.format() + "\n").collect();
+    std::fs::write(&path, format!("# panel\n{text}")).unwrap();
+    let ex = PanelGames::read(&[path.display().to_string()]).unwrap();
+    assert_eq!(ex.len(), 3);
+    let held: Vec<bool> = g.iter().map(|r| ex.holds(r)).collect();
+    assert_eq!(held, [false, false, true, false, false, false]);
+    let o = opts(Rule::Freestyle, 1);
+    let files = [rec.display().to_string()];
+    let (all, _, st_all, none) = load(&files, &o, &PanelGames::default()).unwrap();
+    let (kept, _, st, left) = load(&files, &o, &ex).unwrap();
+    assert_eq!((none, left), (0, 1));
+    assert_eq!((st_all.games, st.games), (6, 5));
+    assert_eq!(kept.len(), all.len() - g[2].moves.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
