@@ -418,73 +418,136 @@ fn extract(run: &[(&GameRecord, bool)], mates: bool, window: usize) -> (Dataset,
     (train, held, skipped)
 }
 
-/// Read record files and build the sets.
+/// Read record files, keep the games `filter` keeps, and build the sets;
+/// also the games `filter` left out.
 pub fn load(
     files: &[String],
     o: &DataOptions,
-    exclude: &PanelGames,
+    filter: &GameFilter,
 ) -> anyhow::Result<(Dataset, Dataset, LoadStats, usize)> {
     let mut games = Vec::new();
     for f in files {
         games.extend(read_file(f).map_err(|e| anyhow::anyhow!("{f}: {e}"))?);
     }
     let before = games.len();
-    games.retain(|g| !exclude.holds(g));
+    let mut left = filter.only.clone();
+    games.retain(|g| {
+        if filter.on_panel(g) {
+            return false;
+        }
+        let Some(left) = &mut left else {
+            return true;
+        };
+        // Each listed game as often as the list holds it.
+        match left
+            .get_mut(&(g.rules.rule.name(), g.size))
+            .and_then(|m| m.get_mut(&stones(g)))
+        {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        }
+    });
     let (t, h, st) = positions(&games, o);
     Ok((t, h, st, before - games.len()))
 }
 
-/// The positions of evaluation panels (`evalpanel`), to keep the games
-/// they were drawn from out of a training (`--exclude-panel`): a net
-/// scored on a panel must not have trained on the panel's games, whose
-/// other positions are close to the panel's own.
+/// Which games a training reads. `--exclude-panel`: none that passes
+/// through a position of an evaluation panel (`evalpanel`), since a net
+/// scored on a panel must not have trained on the games it was drawn
+/// from, whose other positions are close to the panel's own.
+/// `--games-of`: only the games (the same rule, size and stones in order)
+/// of other records, each as many times as they hold it, e.g. the source
+/// games of a relabelled file, so two labellings of the same games are
+/// compared.
 #[derive(Default)]
-pub struct PanelGames {
+pub struct GameFilter {
     /// Per rule name and board size, every panel position's stones.
-    sets: HashMap<(&'static str, usize), StoneSets>,
+    panel: HashMap<(&'static str, usize), StoneSets>,
+    /// Per rule name and board size, every kept game's stones and how many
+    /// times it is listed (None: all games).
+    only: Option<HashMap<(&'static str, usize), StoneCounts>>,
 }
 
 /// Positions as their stones in order, Black first.
 type StoneSets = HashSet<Vec<(usize, usize)>>;
+/// Games as their stones in order, and how many times each is listed.
+type StoneCounts = HashMap<Vec<(usize, usize)>, usize>;
 
-impl PanelGames {
-    /// The positions of the panel files `paths`.
-    pub fn read(paths: &[String]) -> anyhow::Result<Self> {
-        let mut me = PanelGames::default();
+/// A game's stones in order, its opening's first.
+fn stones(g: &GameRecord) -> Vec<(usize, usize)> {
+    g.opening
+        .iter()
+        .copied()
+        .chain(g.moves.iter().map(|m| (m.x, m.y)))
+        .collect()
+}
+
+impl GameFilter {
+    /// Add the positions of the panel files `paths` (left out).
+    pub fn exclude_panels(&mut self, paths: &[String]) -> anyhow::Result<()> {
         for p in paths {
             let (entries, _) = crate::lab::evalpanel::read_panel(std::path::Path::new(p))?;
             for e in entries {
-                me.sets
+                self.panel
                     .entry((e.rules.rule.name(), e.size))
                     .or_default()
                     .insert(e.moves);
             }
         }
-        Ok(me)
+        Ok(())
+    }
+
+    /// Keep only the games of the record files `paths` (none given: all).
+    pub fn only_games_of(&mut self, paths: &[String]) -> anyhow::Result<()> {
+        for f in paths {
+            for g in read_file(f).map_err(|e| anyhow::anyhow!("{f}: {e}"))? {
+                *self
+                    .only
+                    .get_or_insert_with(HashMap::new)
+                    .entry((g.rules.rule.name(), g.size))
+                    .or_default()
+                    .entry(stones(&g))
+                    .or_insert(0) += 1;
+            }
+        }
+        Ok(())
     }
 
     /// Panel positions known.
-    pub fn len(&self) -> usize {
-        self.sets.values().map(HashSet::len).sum()
+    pub fn panel_len(&self) -> usize {
+        self.panel.values().map(HashSet::len).sum()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// Games listed by `only_games_of` (None: no such filter).
+    pub fn only_len(&self) -> Option<usize> {
+        self.only
+            .as_ref()
+            .map(|m| m.values().flat_map(HashMap::values).sum())
     }
 
     /// Does `g` pass through a panel position (same rule, size and
     /// stones in the same order)?
-    pub fn holds(&self, g: &GameRecord) -> bool {
-        let Some(set) = self.sets.get(&(g.rules.rule.name(), g.size)) else {
+    pub fn on_panel(&self, g: &GameRecord) -> bool {
+        let Some(set) = self.panel.get(&(g.rules.rule.name(), g.size)) else {
             return false;
         };
-        let stones: Vec<(usize, usize)> = g
-            .opening
-            .iter()
-            .copied()
-            .chain(g.moves.iter().map(|m| (m.x, m.y)))
-            .collect();
-        (0..=stones.len()).any(|n| set.contains(&stones[..n]))
+        let s = stones(g);
+        (0..=s.len()).any(|n| set.contains(&s[..n]))
+    }
+
+    /// Could `g` be read: on no panel, and listed if games are listed
+    /// (`load` also reads a listed game no more often than it is listed)?
+    pub fn keeps(&self, g: &GameRecord) -> bool {
+        let listed = match &self.only {
+            None => true,
+            Some(m) => m
+                .get(&(g.rules.rule.name(), g.size))
+                .is_some_and(|c| c.contains_key(&stones(g))),
+        };
+        listed && !self.on_panel(g)
     }
 }
 

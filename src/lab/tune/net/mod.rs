@@ -17,7 +17,10 @@
 //! are held out from a record and from its deep relabelling).
 //! `--exclude-panel PANEL` leaves out every game that passes through a
 //! position of that evaluation panel (`evalpanel`), so a net scored on the
-//! panel did not train on the games it was drawn from. Each epoch prints the training loss, the held-out loss, and the
+//! panel did not train on the games it was drawn from; `--games-of
+//! RECORDS` reads only the games that are also in those records (the
+//! same stones in the same order), e.g. a source file's games that have
+//! been relabelled so far. Each epoch prints the training loss, the held-out loss, and the
 //! classical evaluation's loss on the same held-out positions (logit
 //! `classic / K`), cross-entropy and squared error both, over all held-out
 //! positions and over the quiet ones (where the search evaluates
@@ -48,7 +51,7 @@ use crate::brain::eval::net::Form;
 use crate::brain::types::RuleSet;
 use crate::cli::{num, parse_rule, value};
 
-const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--split-moves] [--exclude-panel PANEL]... [--k X] [--init FILE] [--out FILE] [--form lines|joint] [--window R] RECORDS...";
+const USAGE: &str = "usage: sente-lab tune net [--rule R] [--f N] [--h N] [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X] [--lambda X] [--quiet-only] [--loss bce|mse] [--mates] [--seed S] [--threads T] [--holdout N] [--split-seed S] [--split-moves] [--exclude-panel PANEL]... [--games-of RECORDS]... [--k X] [--init FILE] [--out FILE] [--form lines|joint] [--window R] RECORDS...";
 
 /// The command line's settings.
 #[derive(Clone, Debug)]
@@ -72,6 +75,7 @@ struct Args {
     train: TrainOptions,
     files: Vec<String>,
     exclude_panels: Vec<String>,
+    games_of: Vec<String>,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -103,6 +107,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         },
         files: Vec::new(),
         exclude_panels: Vec::new(),
+        games_of: Vec::new(),
     };
     let mut it = args.iter();
     while let Some(o) = it.next() {
@@ -125,6 +130,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--split-seed" => a.split_seed = num(o, &val()?)?,
             "--split-moves" => a.split_moves = true,
             "--exclude-panel" => a.exclude_panels.push(val()?),
+            "--games-of" => a.games_of.push(val()?),
             "--k" => a.k = Some(num(o, &val()?)?),
             "--init" => a.init = Some(val()?),
             "--out" => a.out = val()?,
@@ -234,13 +240,26 @@ fn run(a: &Args) -> anyhow::Result<()> {
         threads: o.threads,
         window: a.window,
     };
-    let exclude = PanelGames::read(&a.exclude_panels)?;
-    let (mut train_set, mut held, st, excluded) = load(&a.files, &d, &exclude)?;
-    if !exclude.is_empty() {
+    let mut filter = GameFilter::default();
+    filter.exclude_panels(&a.exclude_panels)?;
+    filter.only_games_of(&a.games_of)?;
+    let (mut train_set, mut held, st, excluded) = load(&a.files, &d, &filter)?;
+    if filter.panel_len() > 0 || filter.only_len().is_some() {
         println!(
-            "{excluded} games left out: they pass through one of the {} positions of {}",
-            exclude.len(),
-            a.exclude_panels.join(", ")
+            "{excluded} games left out:{}{}",
+            if filter.panel_len() > 0 {
+                format!(
+                    " those through one of the {} positions of {};",
+                    filter.panel_len(),
+                    a.exclude_panels.join(", ")
+                )
+            } else {
+                String::new()
+            },
+            filter.only_len().map_or(String::new(), |n| format!(
+                " those not among the {n} games of {}",
+                a.games_of.join(", ")
+            ))
         );
     }
     let cells = |d: &Dataset| d.cells.len() as f64 / d.len().max(1) as f64;

@@ -697,16 +697,42 @@ fn exclude_panel_leaves_out_exactly_the_games_through_a_panel_position() {
     let path = dir.join("panel.txt");
     let text: String = panel.iter().map(|e| e.format() + "\n").collect();
     std::fs::write(&path, format!("# panel\n{text}")).unwrap();
-    let ex = PanelGames::read(&[path.display().to_string()]).unwrap();
-    assert_eq!(ex.len(), 3);
-    let held: Vec<bool> = g.iter().map(|r| ex.holds(r)).collect();
+    let mut ex = GameFilter::default();
+    ex.exclude_panels(&[path.display().to_string()]).unwrap();
+    assert_eq!((ex.panel_len(), ex.only_len()), (3, None));
+    let held: Vec<bool> = g.iter().map(|r| ex.on_panel(r)).collect();
     assert_eq!(held, [false, false, true, false, false, false]);
     let o = opts(Rule::Freestyle, 1);
     let files = [rec.display().to_string()];
-    let (all, _, st_all, none) = load(&files, &o, &PanelGames::default()).unwrap();
+    let (all, _, st_all, none) = load(&files, &o, &GameFilter::default()).unwrap();
     let (kept, _, st, left) = load(&files, &o, &ex).unwrap();
     assert_eq!((none, left), (0, 1));
     assert_eq!((st_all.games, st.games), (6, 5));
     assert_eq!(kept.len(), all.len() - g[2].moves.len());
+    // --games-of: games 1, 2 and 5 relabelled (other scores), plus one
+    // game not in the file; with the panel, game 2 still goes.
+    let mut relabelled = vec![lines[1].clone(), lines[2].clone(), lines[5].clone()];
+    relabelled.push(game_line(&mut rng, Rule::Freestyle, 15, 12, "0"));
+    let relabelled: Vec<String> = relabelled
+        .iter()
+        .map(|l| l.replace(",1 ", ",0 ").replace(",0 ", ",1 "))
+        .collect();
+    let rel = dir.join("relabelled.txt");
+    std::fs::write(&rel, relabelled.join("\n") + "\n").unwrap();
+    ex.only_games_of(&[rel.display().to_string()]).unwrap();
+    assert_eq!(ex.only_len(), Some(4));
+    let kept: Vec<bool> = g.iter().map(|r| ex.keeps(r)).collect();
+    assert_eq!(kept, [false, true, false, false, false, true]);
+    let (_, _, st, left) = load(&files, &o, &ex).unwrap();
+    assert_eq!((st.games, left), (2, 4));
+    // A game twice in the records but once in the list is read once.
+    let twice = dir.join("twice.txt");
+    std::fs::write(
+        &twice,
+        format!("{}\n{}\n{}\n", lines[1], lines[1], lines[0]),
+    )
+    .unwrap();
+    let (_, _, st, left) = load(&[twice.display().to_string()], &o, &ex).unwrap();
+    assert_eq!((st.games, left), (1, 2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
