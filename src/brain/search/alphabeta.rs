@@ -1017,13 +1017,37 @@ mod tests {
         let deep = params::RFP_MAX_DEPTH() + 1;
         assert!(probe(QUIET, deep, params::RFP_MARGIN() * deep + 1, false).0 > 1);
         // An open three of the opponent's must be answered: never cut.
+        let threat = quiet_facing_three();
+        assert!(probe(&threat, 2, 2 * params::RFP_MARGIN() + 1, false).0 > 1);
+    }
+
+    /// `QUIET` with an open three of White's on row 2 (Black still has no
+    /// four to make).
+    fn quiet_facing_three() -> String {
         let threat = QUIET.replacen(
             ". . . . . . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        . . . . . . X X",
             ". . O O O . . . . . . . . . .\n        . . . . . . . . . . . . . . .\n        . . . . . . X X",
             1,
         );
         assert_ne!(threat, QUIET);
-        assert!(probe(&threat, 2, 2 * params::RFP_MARGIN() + 1, false).0 > 1);
+        threat
+    }
+
+    /// `HORIZON_THREE` (on by default): a horizon node facing an open
+    /// three is searched one ply; off, it stands on its static score like
+    /// a quiet one (Black has no four to try).
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunable_horizon_three() {
+        let _turn = crate::brain::search::tunable::test_lock();
+        assert_eq!(params::HORIZON_THREE(), 1);
+        let threat = quiet_facing_three();
+        let on = probe(&threat, 0, 0, false);
+        params::set("HORIZON_THREE", 0.0).unwrap();
+        let off = probe(&threat, 0, 0, false);
+        params::set("HORIZON_THREE", 1.0).unwrap();
+        assert!(on.0 > 1, "{on:?}");
+        assert_eq!((off.0, off.1), (1, off.2), "{off:?}");
     }
     #[test]
     fn a_singular_test_leaves_its_move_out_and_stores_nothing() {

@@ -12,6 +12,9 @@
 //! score lies `LAZY_MARGIN_NET` or more outside the window stands on the
 //! classical score.
 //!
+//! With `HORIZON_THREE` at 0 the open three is not answered by a ply: the
+//! node goes to the quiescence (an experiment for the VCF quiescence).
+//!
 //! With `Q_VCF` the quiescence is a VCF search instead (`quiesce_vcf`,
 //! issue 71 item 1): it probes and stores the table (at depth 0), tries
 //! the first four of a line anywhere and every later one only where it
@@ -40,7 +43,7 @@ impl Tree<'_, '_> {
         if self.pos.open_four_win().is_some() {
             return Some(mate_in(ply + 3));
         }
-        if self.pos.ev.open_fours(opp) > 0 {
+        if self.pos.ev.open_fours(opp) > 0 && params::HORIZON_THREE() != 0 {
             return None;
         }
         Some(self.quiesce(alpha, beta, ply))

@@ -163,6 +163,11 @@ tunables! {
 
     // Four quiescence at the horizon.
 
+    /// 1: a horizon node facing the opponent's open three is searched one
+    /// ply (its defences and our fours; +180.7 ± 83.8 Elo when added);
+    /// 0: it goes to the quiescence like any other (issue 71 item 1: with
+    /// the VCF quiescence, decided by measurement).
+    HORIZON_THREE: i32 = 1;
     /// Fours in a row tried at the horizon (past it only four-threes and more).
     Q_FOURS: u32 = 2;
     /// 1: the VCF quiescence (issue 71 item 1; `horizon::quiesce_vcf`):
