@@ -23,7 +23,9 @@
 #         and its source.txt (scripts/relabel.sh's layout)
 #   OUT [net-data/curve]  where the cuts, nets, logs and curve.txt go
 #   PANEL [scripts/panels/freestyle-2000]  PANEL.txt and PANEL.labels.txt
-#   LABELS ["deep shallow"]  FORMS ["lines"] (add joint for the joint form)
+#   LABELS ["deep shallow"]; deep-mates and shallow-mates train with
+#         `--mates` (a forced score a target of 1 or 0, not skipped)
+#   FORMS ["lines"] (add joint for the joint form)
 #   TRAIN ["--f 32 --h 32 --epochs 20 --lr 0.003 --lr-end 0.0003 --seed 1
 #         --threads 1"]: the fifth round's (scripts/nets.txt)
 #   SENTE [target/release/sente-lab]
@@ -31,7 +33,7 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -lt 1 ] || [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
-  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0
   exit 2
 fi
@@ -98,7 +100,9 @@ for size in "$@"; do
     case "$label" in
       deep) input=("$cut") ;;
       shallow) input=(--games-of "$cut" "$SRC/source.txt") ;;
-      *) echo "learning-curve.sh: LABELS are deep and shallow, not $label" >&2; exit 2 ;;
+      deep-mates) input=(--mates "$cut") ;;
+      shallow-mates) input=(--mates --games-of "$cut" "$SRC/source.txt") ;;
+      *) echo "learning-curve.sh: LABELS are deep, shallow, deep-mates and shallow-mates, not $label" >&2; exit 2 ;;
     esac
     for form in $FORMS; do
       net=$DIR/$size-$label-$form.bin
