@@ -27,7 +27,10 @@ const LAYERS: &[&[&str]] = &[
     &["brain", "cli"],
     &["lab/arena"],
     &["lab/bench", "lab/datagen", "lab/spsa"],
-    &["lab/tune", "lab/evalpanel"],
+    // The panel judges evaluations; the trainer reads it to keep the
+    // panel's games out of a training (`tune net --exclude-panel`).
+    &["lab/evalpanel"],
+    &["lab/tune"],
     &["lab", "lib", "main", "bin"],
 ];
 

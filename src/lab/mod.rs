@@ -4,7 +4,8 @@
 //! `datagen` (self-play training data), `evalpanel` (the judge of
 //! evaluations on deep-labelled quiet positions), `spsa` (the SPSA tuner of search
 //! parameters, on the arena) and `tune` (the evaluation fitter and the
-//! net's trainer). They use the engine wing and the command-line helpers
+//! net's trainer, which reads panels to keep their games out of a
+//! training: it sits above `evalpanel`). They use the engine wing and the command-line helpers
 //! of `crate::cli`; nothing in the engine wing uses them.
 //!
 //! Three binaries front them. `pbrain-sente` (`src/main.rs`) is the engine
