@@ -145,6 +145,15 @@ pub fn read_file(path: impl AsRef<Path>) -> anyhow::Result<Vec<GameRecord>> {
 }
 
 impl GameRecord {
+    /// Every stone in order, the opening's first (Black first).
+    pub fn stones(&self) -> Vec<(usize, usize)> {
+        self.opening
+            .iter()
+            .copied()
+            .chain(self.moves.iter().map(|m| (m.x, m.y)))
+            .collect()
+    }
+
     /// The game as one line (no newline).
     pub fn format(&self) -> String {
         let opening = if self.opening.is_empty() {

@@ -119,12 +119,7 @@ pub fn draw(cfg: &Config, games: &[(String, usize, GameRecord)]) -> anyhow::Resu
             break;
         }
         let (name, index, g) = &games[gi];
-        let stones: Vec<(usize, usize)> = g
-            .opening
-            .iter()
-            .copied()
-            .chain(g.moves.iter().map(|m| (m.x, m.y)))
-            .collect();
+        let stones = g.stones();
         // Position before recorded move i: opening + i stones.
         let mut cands: Vec<usize> = (0..g.moves.len())
             .map(|i| g.opening.len() + i)

@@ -123,20 +123,30 @@ fn the_quiet_filter_rejects_a_planted_vcf() {
     assert_eq!(draw(&cfg, &[("x".into(), 1, g)]).unwrap().len(), 1);
 }
 
-/// Black (to move or not) has two open twos crossing at (7, 7): a double
-/// three there wins by threes and fours (a VCT), with no four to make (no
-/// VCF).
+/// Black has two open twos crossing at (7, 7): a double three there wins
+/// by threes and fours (a VCT), with no four to make (no VCF). Black to
+/// move; White's stones are far away.
+const VCT_STONES: [(usize, usize); 8] = [
+    (5, 7),
+    (12, 12),
+    (6, 7),
+    (0, 14),
+    (7, 5),
+    (14, 0),
+    (7, 6),
+    (1, 13),
+];
+
+/// `VCT_STONES` with Black's (7, 5) moved to (7, 2): no double three.
+fn calm_stones() -> Vec<(usize, usize)> {
+    let mut stones = VCT_STONES.to_vec();
+    stones[4] = (7, 2);
+    stones
+}
+
+/// `VCT_STONES`, Black to move or (one more White stone) not.
 fn vct_board(black_to_move: bool) -> Board {
-    let mut stones = vec![
-        (5, 7),
-        (12, 12),
-        (6, 7),
-        (0, 14),
-        (7, 5),
-        (14, 0),
-        (7, 6),
-        (1, 13),
-    ];
+    let mut stones = VCT_STONES.to_vec();
     if !black_to_move {
         stones.push((13, 1));
     }
@@ -151,17 +161,7 @@ fn the_vct_test_rejects_a_planted_double_three() {
         assert!(!quiet(&b, 5000, 20_000), "black to move {black_to_move}");
     }
     // The control: one of the twos moved apart, no double three.
-    let stones = vec![
-        (5, 7),
-        (12, 12),
-        (6, 7),
-        (0, 14),
-        (7, 2),
-        (14, 0),
-        (7, 6),
-        (1, 13),
-    ];
-    let b = board_of(RuleSet::FREESTYLE, 15, &stones).unwrap();
+    let b = board_of(RuleSet::FREESTYLE, 15, &calm_stones()).unwrap();
     assert!(quiet(&b, 5000, 20_000));
     let cfg = MakeConfig {
         plies: (8, 9),
@@ -180,30 +180,14 @@ fn the_vct_test_rejects_a_planted_double_three() {
             best: true,
         }],
     };
-    let planted = vec![
-        (5, 7),
-        (12, 12),
-        (6, 7),
-        (0, 14),
-        (7, 5),
-        (14, 0),
-        (7, 6),
-        (1, 13),
-    ];
-    assert!(draw(&cfg, &[("x".into(), 1, g(planted))])
-        .unwrap()
-        .is_empty());
-    let calm = vec![
-        (5, 7),
-        (12, 12),
-        (6, 7),
-        (0, 14),
-        (7, 2),
-        (14, 0),
-        (7, 6),
-        (1, 13),
-    ];
-    assert_eq!(draw(&cfg, &[("x".into(), 1, g(calm))]).unwrap().len(), 1);
+    let planted = draw(&cfg, &[("x".into(), 1, g(VCT_STONES.to_vec()))]).unwrap();
+    assert!(planted.is_empty(), "{planted:?}");
+    assert_eq!(
+        draw(&cfg, &[("x".into(), 1, g(calm_stones()))])
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 fn panel_file(dir: &std::path::Path) -> (Vec<Entry>, u64, PathBuf) {

@@ -156,7 +156,12 @@ pub(in crate::brain::eval) const fn code(k: Kernel, form: Form) -> u8 {
 /// kernels, and `avx_body` for AVX2 (where callers enter a function that
 /// enables AVX2, an `unsafe` call they justify: a net's kernel is one this
 /// CPU has, `QuantNet::with_kernel` checks `Kernel::available`).
+/// `by_code!(kernel, form, C => body)` uses `body` for AVX2 too.
 macro_rules! by_code {
+    // One body for every kernel (a caller that needs no AVX2 entry).
+    ($kernel:expr, $form:expr, $c:ident => $body:expr) => {
+        by_code!($kernel, $form, $c => $body, avx2 $c => $body)
+    };
     ($kernel:expr, $form:expr, $c:ident => $body:expr, avx2 $ca:ident => $avx:expr) => {{
         use $crate::brain::eval::net::{Form, Kernel};
         match ($kernel, $form) {
@@ -597,11 +602,6 @@ mod tests {
         let one = q.rows().nb == 1;
         by_code!(q.kernel(), q.form(),
         C => if one {
-            run::<C, 1>(q, op, acc, delta)
-        } else {
-            run::<C, 0>(q, op, acc, delta)
-        },
-        avx2 C => if one {
             run::<C, 1>(q, op, acc, delta)
         } else {
             run::<C, 0>(q, op, acc, delta)

@@ -429,29 +429,9 @@ pub fn load(
     for f in files {
         games.extend(read_file(f).map_err(|e| anyhow::anyhow!("{f}: {e}"))?);
     }
-    let before = games.len();
-    let mut left = filter.only.clone();
-    games.retain(|g| {
-        if filter.on_panel(g) {
-            return false;
-        }
-        let Some(left) = &mut left else {
-            return true;
-        };
-        // Each listed game as often as the list holds it.
-        match left
-            .get_mut(&(g.rules.rule.name(), g.size))
-            .and_then(|m| m.get_mut(&stones(g)))
-        {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                true
-            }
-            _ => false,
-        }
-    });
+    let dropped = filter.retain(&mut games);
     let (t, h, st) = positions(&games, o);
-    Ok((t, h, st, before - games.len()))
+    Ok((t, h, st, dropped))
 }
 
 /// Which games a training reads. `--exclude-panel`: none that passes
@@ -475,15 +455,6 @@ pub struct GameFilter {
 type StoneSets = HashSet<Vec<(usize, usize)>>;
 /// Games as their stones in order, and how many times each is listed.
 type StoneCounts = HashMap<Vec<(usize, usize)>, usize>;
-
-/// A game's stones in order, its opening's first.
-fn stones(g: &GameRecord) -> Vec<(usize, usize)> {
-    g.opening
-        .iter()
-        .copied()
-        .chain(g.moves.iter().map(|m| (m.x, m.y)))
-        .collect()
-}
 
 impl GameFilter {
     /// Add the positions of the panel files `paths` (left out).
@@ -509,7 +480,7 @@ impl GameFilter {
                     .get_or_insert_with(HashMap::new)
                     .entry((g.rules.rule.name(), g.size))
                     .or_default()
-                    .entry(stones(&g))
+                    .entry(g.stones())
                     .or_insert(0) += 1;
             }
         }
@@ -534,20 +505,35 @@ impl GameFilter {
         let Some(set) = self.panel.get(&(g.rules.rule.name(), g.size)) else {
             return false;
         };
-        let s = stones(g);
+        let s = g.stones();
         (0..=s.len()).any(|n| set.contains(&s[..n]))
     }
 
-    /// Could `g` be read: on no panel, and listed if games are listed
-    /// (`load` also reads a listed game no more often than it is listed)?
-    pub fn keeps(&self, g: &GameRecord) -> bool {
-        let listed = match &self.only {
-            None => true,
-            Some(m) => m
-                .get(&(g.rules.rule.name(), g.size))
-                .is_some_and(|c| c.contains_key(&stones(g))),
-        };
-        listed && !self.on_panel(g)
+    /// Keep the games to read, in order: none on a panel and, if games
+    /// are listed, only listed ones, each no more often than it is listed.
+    /// Returns how many were dropped.
+    pub fn retain(&self, games: &mut Vec<GameRecord>) -> usize {
+        let before = games.len();
+        let mut left = self.only.clone();
+        games.retain(|g| {
+            if self.on_panel(g) {
+                return false;
+            }
+            let Some(left) = &mut left else {
+                return true;
+            };
+            match left
+                .get_mut(&(g.rules.rule.name(), g.size))
+                .and_then(|m| m.get_mut(&g.stones()))
+            {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    true
+                }
+                _ => false,
+            }
+        });
+        before - games.len()
     }
 }
 
